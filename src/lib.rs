@@ -1,0 +1,7 @@
+//! z80chess: a cycle-exact Z80 computer, its toolchain, and the instruments around
+//! a Sargon-style chess program that runs on it.
+
+pub mod asm;
+pub mod cpm;
+pub mod disasm;
+pub mod z80;

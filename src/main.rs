@@ -1,0 +1,87 @@
+//! `z80chess`: one binary, one subcommand per instrument.
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "z80chess", version, about = "A cycle-exact Z80 computer running a Sargon-style chess program")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a CP/M .COM program (e.g. the zexdoc/zexall instruction exercisers).
+    Cpm {
+        /// The .COM file, loaded at 0x0100.
+        program: PathBuf,
+        /// Stop with an error after this many T-states.
+        #[arg(long)]
+        max_cycles: Option<u64>,
+    },
+    /// Assemble Z80 source (Zilog syntax) into a binary image.
+    Asm {
+        /// The source file.
+        source: PathBuf,
+        /// The image to write.
+        #[arg(short = 'o', long)]
+        output: PathBuf,
+        /// Symbol file (`NAME: EQU 0xNNNN`).
+        #[arg(long)]
+        sym: Option<PathBuf>,
+        /// Listing with addresses, bytes, T-states and source.
+        #[arg(long)]
+        lst: Option<PathBuf>,
+        /// Source map (address -> file:line).
+        #[arg(long)]
+        map: Option<PathBuf>,
+        /// Define a symbol: NAME=VALUE (or NAME, meaning 1).
+        #[arg(short = 'D', value_name = "NAME=VALUE")]
+        define: Vec<String>,
+    },
+    /// Disassemble a binary image.
+    Disasm {
+        /// The image.
+        image: PathBuf,
+        /// Address of the image's first byte.
+        #[arg(long, default_value = "0", value_parser = parse_addr)]
+        org: u16,
+        /// Symbol file to label addresses with.
+        #[arg(long)]
+        sym: Option<PathBuf>,
+    },
+}
+
+fn parse_addr(s: &str) -> Result<u16, String> {
+    let t = s.trim();
+    let (digits, radix) = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        (h, 16)
+    } else if let Some(h) = t.strip_prefix('$') {
+        (h, 16)
+    } else if let Some(h) = t.strip_suffix('h').or_else(|| t.strip_suffix('H')) {
+        (h, 16)
+    } else {
+        (t, 10)
+    };
+    u16::from_str_radix(digits, radix).map_err(|_| format!("'{s}' is not an address 0..=0xFFFF"))
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result: Result<(), String> = match cli.command {
+        Command::Cpm { program, max_cycles } => z80chess::cpm::cli(&program, max_cycles),
+        Command::Asm { source, output, sym, lst, map, define } => {
+            z80chess::asm::cli(&source, &output, sym.as_deref(), lst.as_deref(), map.as_deref(), &define)
+        }
+        Command::Disasm { image, org, sym } => z80chess::disasm::cli(&image, org, sym.as_deref()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("z80chess: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,162 @@
+//! The register file and the machine state that is not memory.
+
+use super::flags::*;
+
+/// NMOS Z80 state. Registers are public: debuggers and test harnesses read and set them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cpu {
+    pub a: u8,
+    pub f: u8,
+    pub b: u8,
+    pub c: u8,
+    pub d: u8,
+    pub e: u8,
+    pub h: u8,
+    pub l: u8,
+    /// Shadow pairs AF', BC', DE', HL'.
+    pub af_: u16,
+    pub bc_: u16,
+    pub de_: u16,
+    pub hl_: u16,
+    pub ix: u16,
+    pub iy: u16,
+    pub sp: u16,
+    pub pc: u16,
+    /// MEMPTR, the hidden internal address register.
+    pub wz: u16,
+    pub i: u8,
+    /// Refresh register: low 7 bits count M1 cycles, bit 7 is kept as loaded.
+    pub r: u8,
+    pub iff1: bool,
+    pub iff2: bool,
+    /// Interrupt mode 0, 1 or 2.
+    pub im: u8,
+    /// Halted: executing NOP M1 cycles at `pc` (which already points past the HALT).
+    pub halted: bool,
+    /// The F value written by the last instruction, 0 if it wrote none (the "Q" latch).
+    pub q: u8,
+    /// The last instruction was EI: maskable interrupts are not accepted before the next one.
+    pub ei: bool,
+    /// The last instruction was LD A,I or LD A,R (an interrupt accepted now resets P/V).
+    pub p: bool,
+    /// Level of the /INT line (true = asserted).
+    pub int_line: bool,
+    /// An NMI edge has been seen and not yet accepted.
+    pub nmi_pending: bool,
+    /// Running T-state counter.
+    pub t: u64,
+    /// Q as it was when the current instruction began (SCF/CCF read it).
+    pub(crate) prev_q: u8,
+}
+
+impl Default for Cpu {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Cpu {
+    /// The state after /RESET: PC, I, R = 0, interrupts disabled, IM 0; AF and SP = FFFF.
+    pub fn new() -> Self {
+        Cpu {
+            a: 0xFF,
+            f: 0xFF,
+            b: 0,
+            c: 0,
+            d: 0,
+            e: 0,
+            h: 0,
+            l: 0,
+            af_: 0xFFFF,
+            bc_: 0,
+            de_: 0,
+            hl_: 0,
+            ix: 0,
+            iy: 0,
+            sp: 0xFFFF,
+            pc: 0,
+            wz: 0,
+            i: 0,
+            r: 0,
+            iff1: false,
+            iff2: false,
+            im: 0,
+            halted: false,
+            q: 0,
+            ei: false,
+            p: false,
+            int_line: false,
+            nmi_pending: false,
+            t: 0,
+            prev_q: 0,
+        }
+    }
+
+    /// Reset as the /RESET pin does (the counter keeps running).
+    pub fn reset(&mut self) {
+        let t = self.t;
+        *self = Cpu::new();
+        self.t = t;
+    }
+
+    #[inline(always)]
+    pub fn af(&self) -> u16 {
+        u16::from_be_bytes([self.a, self.f])
+    }
+    #[inline(always)]
+    pub fn bc(&self) -> u16 {
+        u16::from_be_bytes([self.b, self.c])
+    }
+    #[inline(always)]
+    pub fn de(&self) -> u16 {
+        u16::from_be_bytes([self.d, self.e])
+    }
+    #[inline(always)]
+    pub fn hl(&self) -> u16 {
+        u16::from_be_bytes([self.h, self.l])
+    }
+    #[inline(always)]
+    pub fn set_af(&mut self, v: u16) {
+        [self.a, self.f] = v.to_be_bytes();
+    }
+    #[inline(always)]
+    pub fn set_bc(&mut self, v: u16) {
+        [self.b, self.c] = v.to_be_bytes();
+    }
+    #[inline(always)]
+    pub fn set_de(&mut self, v: u16) {
+        [self.d, self.e] = v.to_be_bytes();
+    }
+    #[inline(always)]
+    pub fn set_hl(&mut self, v: u16) {
+        [self.h, self.l] = v.to_be_bytes();
+    }
+
+    /// Write F and latch it in Q (every flag-writing instruction goes through here).
+    #[inline(always)]
+    pub(crate) fn setf(&mut self, f: u8) {
+        self.f = f;
+        self.q = f;
+    }
+
+    #[inline(always)]
+    pub(crate) fn inc_r(&mut self) {
+        self.r = (self.r & 0x80) | (self.r.wrapping_add(1) & 0x7F);
+    }
+
+    /// Flag helper: is the condition `cc` (0..7: NZ Z NC C PO PE P M) true?
+    #[inline(always)]
+    pub(crate) fn cond(&self, cc: u8) -> bool {
+        let f = self.f;
+        match cc {
+            0 => f & Z == 0,
+            1 => f & Z != 0,
+            2 => f & C == 0,
+            3 => f & C != 0,
+            4 => f & PV == 0,
+            5 => f & PV != 0,
+            6 => f & S == 0,
+            _ => f & S != 0,
+        }
+    }
+}
