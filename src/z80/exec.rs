@@ -1,10 +1,1134 @@
-//! The interpreter (being written).
+//! The interpreter.
+//!
+//! Each opcode is decoded by its fields, as in the classic table:
+//!
+//! ```text
+//!   7 6 5 4 3 2 1 0
+//!  [ x ][  y  ][ z ]      p = y >> 1, q = y & 1
+//! ```
+//!
+//! `exec_main` is instantiated three times by a const parameter saying what "HL" means
+//! (HL, IX or IY), so the DD/FD pages are the unprefixed page with HL, H, L and (HL) replaced
+//! (H/L by IXH/IXL, (HL) by (IX+d) with the real H/L kept beside it), at no run-time cost.
+//!
+//! Every machine cycle goes through `Bus` with its starting T-state; internal cycles through
+//! `Bus::idle`. The T-states of each instruction are the sum of its cycles; `tests/isa.rs`
+//! proves they equal the table in `isa.rs`.
+
 use super::bus::Bus;
 use super::cpu::Cpu;
+use super::flags::*;
+
+const HL: u8 = 0;
+const IX: u8 = 1;
+const IY: u8 = 2;
 
 impl Cpu {
     /// Execute one instruction (all its prefixes) or accept one pending interrupt.
-    pub fn step<B: Bus>(&mut self, _bus: &mut B) {
-        todo!("exec being written")
+    #[inline]
+    pub fn step<B: Bus>(&mut self, bus: &mut B) {
+        if self.nmi_pending {
+            self.accept_nmi(bus);
+            return;
+        }
+        if self.int_line && self.iff1 && !self.ei {
+            self.accept_int(bus);
+            return;
+        }
+        self.ei = false;
+        self.p = false;
+        self.prev_q = self.q;
+        self.q = 0;
+        if self.halted {
+            // HALT repeats NOP M1 cycles at the address after the HALT.
+            let _ = bus.fetch(self.pc, self.t);
+            self.t += 4;
+            self.inc_r();
+            return;
+        }
+        let mut op = self.fetch_op(bus);
+        let mut idx = HL;
+        while op == 0xDD || op == 0xFD {
+            // A prefix followed by another DD/FD is ignored: the last one wins.
+            idx = if op == 0xDD { IX } else { IY };
+            op = self.fetch_op(bus);
+        }
+        match idx {
+            HL => self.exec_main::<HL, B>(bus, op),
+            IX => self.exec_main::<IX, B>(bus, op),
+            _ => self.exec_main::<IY, B>(bus, op),
+        }
+    }
+
+    /// Run whole instructions until the counter reaches `t_end` (or passes it by the last
+    /// instruction's length).
+    pub fn run_until<B: Bus>(&mut self, bus: &mut B, t_end: u64) {
+        while self.t < t_end {
+            self.step(bus);
+        }
+    }
+
+    // ----- machine cycles -------------------------------------------------------------
+
+    #[inline(always)]
+    fn fetch_op<B: Bus>(&mut self, bus: &mut B) -> u8 {
+        let v = bus.fetch(self.pc, self.t);
+        self.pc = self.pc.wrapping_add(1);
+        self.t += 4;
+        self.inc_r();
+        v
+    }
+    #[inline(always)]
+    fn rd<B: Bus>(&mut self, bus: &mut B, addr: u16) -> u8 {
+        let v = bus.read(addr, self.t);
+        self.t += 3;
+        v
+    }
+    #[inline(always)]
+    fn wr<B: Bus>(&mut self, bus: &mut B, addr: u16, v: u8) {
+        bus.write(addr, v, self.t);
+        self.t += 3;
+    }
+    #[inline(always)]
+    fn imm8<B: Bus>(&mut self, bus: &mut B) -> u8 {
+        let v = self.rd(bus, self.pc);
+        self.pc = self.pc.wrapping_add(1);
+        v
+    }
+    #[inline(always)]
+    fn imm16<B: Bus>(&mut self, bus: &mut B) -> u16 {
+        let lo = self.imm8(bus);
+        let hi = self.imm8(bus);
+        u16::from_le_bytes([lo, hi])
+    }
+    #[inline(always)]
+    fn idle<B: Bus>(&mut self, bus: &mut B, addr: u16, n: u32) {
+        bus.idle(addr, n, self.t);
+        self.t += n as u64;
+    }
+    #[inline(always)]
+    fn pin<B: Bus>(&mut self, bus: &mut B, port: u16) -> u8 {
+        let v = bus.port_in(port, self.t);
+        self.t += 4;
+        v
+    }
+    #[inline(always)]
+    fn pout<B: Bus>(&mut self, bus: &mut B, port: u16, v: u8) {
+        bus.port_out(port, v, self.t);
+        self.t += 4;
+    }
+    #[inline(always)]
+    fn push16<B: Bus>(&mut self, bus: &mut B, v: u16) {
+        let [hi, lo] = v.to_be_bytes();
+        self.sp = self.sp.wrapping_sub(1);
+        self.wr(bus, self.sp, hi);
+        self.sp = self.sp.wrapping_sub(1);
+        self.wr(bus, self.sp, lo);
+    }
+    #[inline(always)]
+    fn pop16<B: Bus>(&mut self, bus: &mut B) -> u16 {
+        let lo = self.rd(bus, self.sp);
+        self.sp = self.sp.wrapping_add(1);
+        let hi = self.rd(bus, self.sp);
+        self.sp = self.sp.wrapping_add(1);
+        u16::from_le_bytes([lo, hi])
+    }
+    #[inline(always)]
+    fn ir(&self) -> u16 {
+        u16::from_be_bytes([self.i, self.r])
+    }
+
+    // ----- registers as the prefix sees them --------------------------------------------
+
+    #[inline(always)]
+    fn xy<const I: u8>(&self) -> u16 {
+        match I {
+            HL => self.hl(),
+            IX => self.ix,
+            _ => self.iy,
+        }
+    }
+    #[inline(always)]
+    fn set_xy<const I: u8>(&mut self, v: u16) {
+        match I {
+            HL => self.set_hl(v),
+            IX => self.ix = v,
+            _ => self.iy = v,
+        }
+    }
+    /// r[z] for z != 6: B C D E H L - A, with H/L read through the prefix.
+    #[inline(always)]
+    fn reg8<const I: u8>(&self, r: u8) -> u8 {
+        match r {
+            0 => self.b,
+            1 => self.c,
+            2 => self.d,
+            3 => self.e,
+            4 => (self.xy::<I>() >> 8) as u8,
+            5 => self.xy::<I>() as u8,
+            _ => self.a,
+        }
+    }
+    #[inline(always)]
+    fn set_reg8<const I: u8>(&mut self, r: u8, v: u8) {
+        match r {
+            0 => self.b = v,
+            1 => self.c = v,
+            2 => self.d = v,
+            3 => self.e = v,
+            4 => {
+                let w = self.xy::<I>();
+                self.set_xy::<I>((w & 0x00FF) | ((v as u16) << 8));
+            }
+            5 => {
+                let w = self.xy::<I>();
+                self.set_xy::<I>((w & 0xFF00) | v as u16);
+            }
+            _ => self.a = v,
+        }
+    }
+    /// rp[p]: BC DE HL SP.
+    #[inline(always)]
+    fn rp<const I: u8>(&self, p: u8) -> u16 {
+        match p {
+            0 => self.bc(),
+            1 => self.de(),
+            2 => self.xy::<I>(),
+            _ => self.sp,
+        }
+    }
+    #[inline(always)]
+    fn set_rp<const I: u8>(&mut self, p: u8, v: u16) {
+        match p {
+            0 => self.set_bc(v),
+            1 => self.set_de(v),
+            2 => self.set_xy::<I>(v),
+            _ => self.sp = v,
+        }
+    }
+    /// The address of the `(HL)` operand: HL, or IX+d / IY+d after reading d and the
+    /// five internal T-states that add it (MEMPTR takes the sum).
+    #[inline(always)]
+    fn ea<const I: u8, B: Bus>(&mut self, bus: &mut B) -> u16 {
+        if I == HL {
+            self.hl()
+        } else {
+            let d = self.imm8(bus) as i8;
+            let pc = self.pc.wrapping_sub(1);
+            self.idle(bus, pc, 5);
+            let a = self.xy::<I>().wrapping_add(d as u16);
+            self.wz = a;
+            a
+        }
+    }
+
+    // ----- the ALU --------------------------------------------------------------------
+
+    #[inline(always)]
+    fn add8(&mut self, v: u8, carry: u8) {
+        let a = self.a;
+        let r16 = a as u16 + v as u16 + carry as u16;
+        let r = r16 as u8;
+        let f = SZ53[r as usize]
+            | (r16 >> 8) as u8
+            | ((a ^ v ^ r) & H)
+            | ((((a ^ v ^ 0x80) & (v ^ r)) >> 5) & PV);
+        self.a = r;
+        self.setf(f);
+    }
+    #[inline(always)]
+    fn sub8(&mut self, v: u8, carry: u8) -> u8 {
+        let a = self.a;
+        let r16 = (a as u16).wrapping_sub(v as u16).wrapping_sub(carry as u16);
+        let r = r16 as u8;
+        let f = SZ53[r as usize]
+            | N
+            | ((r16 >> 8) as u8 & C)
+            | ((a ^ v ^ r) & H)
+            | ((((a ^ v) & (a ^ r)) >> 5) & PV);
+        self.setf(f);
+        r
+    }
+    #[inline(always)]
+    fn alu(&mut self, y: u8, v: u8) {
+        match y {
+            0 => self.add8(v, 0),
+            1 => self.add8(v, self.f & C),
+            2 => self.a = self.sub8(v, 0),
+            3 => self.a = self.sub8(v, self.f & C),
+            4 => {
+                self.a &= v;
+                self.setf(SZ53P[self.a as usize] | H);
+            }
+            5 => {
+                self.a ^= v;
+                self.setf(SZ53P[self.a as usize]);
+            }
+            6 => {
+                self.a |= v;
+                self.setf(SZ53P[self.a as usize]);
+            }
+            _ => {
+                // CP: X and Y come from the operand, not the result.
+                self.sub8(v, 0);
+                let f = (self.f & !XY) | (v & XY);
+                self.setf(f);
+            }
+        }
+    }
+    #[inline(always)]
+    fn inc8(&mut self, v: u8) -> u8 {
+        let r = v.wrapping_add(1);
+        let mut f = (self.f & C) | SZ53[r as usize];
+        if r & 0x0F == 0 {
+            f |= H;
+        }
+        if r == 0x80 {
+            f |= PV;
+        }
+        self.setf(f);
+        r
+    }
+    #[inline(always)]
+    fn dec8(&mut self, v: u8) -> u8 {
+        let r = v.wrapping_sub(1);
+        let mut f = (self.f & C) | N | SZ53[r as usize];
+        if v & 0x0F == 0 {
+            f |= H;
+        }
+        if v == 0x80 {
+            f |= PV;
+        }
+        self.setf(f);
+        r
+    }
+    #[inline(always)]
+    fn add16(&mut self, a: u16, v: u16) -> u16 {
+        let r32 = a as u32 + v as u32;
+        let r = r32 as u16;
+        let f = (self.f & (S | Z | PV))
+            | ((r >> 8) as u8 & XY)
+            | ((((a ^ v ^ r) >> 8) as u8) & H)
+            | (r32 >> 16) as u8;
+        self.setf(f);
+        self.wz = a.wrapping_add(1);
+        r
+    }
+    #[inline(always)]
+    fn adc16(&mut self, v: u16) {
+        let a = self.hl();
+        let r32 = a as u32 + v as u32 + (self.f & C) as u32;
+        let r = r32 as u16;
+        let mut f = ((r >> 8) as u8 & (S | XY))
+            | ((((a ^ v ^ r) >> 8) as u8) & H)
+            | (r32 >> 16) as u8
+            | (((((a ^ v ^ 0x8000) & (v ^ r)) >> 13) as u8) & PV);
+        if r == 0 {
+            f |= Z;
+        }
+        self.setf(f);
+        self.wz = a.wrapping_add(1);
+        self.set_hl(r);
+    }
+    #[inline(always)]
+    fn sbc16(&mut self, v: u16) {
+        let a = self.hl();
+        let r32 = (a as u32)
+            .wrapping_sub(v as u32)
+            .wrapping_sub((self.f & C) as u32);
+        let r = r32 as u16;
+        let mut f = ((r >> 8) as u8 & (S | XY))
+            | N
+            | ((((a ^ v ^ r) >> 8) as u8) & H)
+            | ((r32 >> 16) as u8 & C)
+            | (((((a ^ v) & (a ^ r)) >> 13) as u8) & PV);
+        if r == 0 {
+            f |= Z;
+        }
+        self.setf(f);
+        self.wz = a.wrapping_add(1);
+        self.set_hl(r);
+    }
+    /// The CB-page rotates and shifts: RLC RRC RL RR SLA SRA SLL SRL.
+    #[inline(always)]
+    fn rot(&mut self, y: u8, v: u8) -> u8 {
+        let (r, c) = match y {
+            0 => (v.rotate_left(1), v >> 7),
+            1 => (v.rotate_right(1), v & 1),
+            2 => ((v << 1) | (self.f & C), v >> 7),
+            3 => ((v >> 1) | ((self.f & C) << 7), v & 1),
+            4 => (v << 1, v >> 7),
+            5 => ((v >> 1) | (v & 0x80), v & 1),
+            6 => ((v << 1) | 1, v >> 7),
+            _ => (v >> 1, v & 1),
+        };
+        self.setf(SZ53P[r as usize] | c);
+        r
+    }
+    /// BIT n: X and Y from `xy_src` (the register, or MEMPTR's high byte for memory).
+    #[inline(always)]
+    fn bit(&mut self, n: u8, v: u8, xy_src: u8) {
+        let r = v & (1 << n);
+        let mut f = (self.f & C) | H | (xy_src & XY) | (r & S);
+        if r == 0 {
+            f |= Z | PV;
+        }
+        self.setf(f);
+    }
+    fn daa(&mut self) {
+        let a = self.a;
+        let f = self.f;
+        let mut diff = 0u8;
+        let mut c = f & C;
+        if f & H != 0 || a & 0x0F > 9 {
+            diff |= 0x06;
+        }
+        if c != 0 || a > 0x99 {
+            diff |= 0x60;
+            c = C;
+        }
+        let (r, h) = if f & N != 0 {
+            (a.wrapping_sub(diff), f & H != 0 && a & 0x0F < 6)
+        } else {
+            (a.wrapping_add(diff), a & 0x0F > 9)
+        };
+        self.a = r;
+        self.setf(SZ53P[r as usize] | c | (f & N) | if h { H } else { 0 });
+    }
+
+    // ----- the unprefixed page (and DD/FD through I) --------------------------------
+
+    #[inline(always)]
+    fn exec_main<const I: u8, B: Bus>(&mut self, bus: &mut B, op: u8) {
+        let y = (op >> 3) & 7;
+        let z = op & 7;
+        let p = y >> 1;
+        let q = y & 1;
+        match op >> 6 {
+            0 => match z {
+                0 => match y {
+                    0 => {}
+                    1 => {
+                        let af = self.af();
+                        self.set_af(self.af_);
+                        self.af_ = af;
+                    }
+                    2 => {
+                        let ir = self.ir();
+                        self.idle(bus, ir, 1);
+                        self.b = self.b.wrapping_sub(1);
+                        let e = self.imm8(bus) as i8;
+                        if self.b != 0 {
+                            self.jr(bus, e);
+                        }
+                    }
+                    3 => {
+                        let e = self.imm8(bus) as i8;
+                        self.jr(bus, e);
+                    }
+                    _ => {
+                        let e = self.imm8(bus) as i8;
+                        if self.cond(y - 4) {
+                            self.jr(bus, e);
+                        }
+                    }
+                },
+                1 => {
+                    if q == 0 {
+                        let v = self.imm16(bus);
+                        self.set_rp::<I>(p, v);
+                    } else {
+                        let ir = self.ir();
+                        self.idle(bus, ir, 7);
+                        let r = self.add16(self.xy::<I>(), self.rp::<I>(p));
+                        self.set_xy::<I>(r);
+                    }
+                }
+                2 => match y {
+                    0 | 2 => {
+                        let a = if y == 0 { self.bc() } else { self.de() };
+                        self.wr(bus, a, self.a);
+                        self.wz = ((self.a as u16) << 8) | (a.wrapping_add(1) & 0xFF);
+                    }
+                    1 | 3 => {
+                        let a = if y == 1 { self.bc() } else { self.de() };
+                        self.a = self.rd(bus, a);
+                        self.wz = a.wrapping_add(1);
+                    }
+                    4 => {
+                        let a = self.imm16(bus);
+                        let [hi, lo] = self.xy::<I>().to_be_bytes();
+                        self.wr(bus, a, lo);
+                        self.wr(bus, a.wrapping_add(1), hi);
+                        self.wz = a.wrapping_add(1);
+                    }
+                    5 => {
+                        let a = self.imm16(bus);
+                        let lo = self.rd(bus, a);
+                        let hi = self.rd(bus, a.wrapping_add(1));
+                        self.set_xy::<I>(u16::from_le_bytes([lo, hi]));
+                        self.wz = a.wrapping_add(1);
+                    }
+                    6 => {
+                        let a = self.imm16(bus);
+                        self.wr(bus, a, self.a);
+                        self.wz = ((self.a as u16) << 8) | (a.wrapping_add(1) & 0xFF);
+                    }
+                    _ => {
+                        let a = self.imm16(bus);
+                        self.a = self.rd(bus, a);
+                        self.wz = a.wrapping_add(1);
+                    }
+                },
+                3 => {
+                    let ir = self.ir();
+                    self.idle(bus, ir, 2);
+                    let v = self.rp::<I>(p);
+                    let v = if q == 0 {
+                        v.wrapping_add(1)
+                    } else {
+                        v.wrapping_sub(1)
+                    };
+                    self.set_rp::<I>(p, v);
+                }
+                4 | 5 => {
+                    if y == 6 {
+                        let a = self.ea::<I, B>(bus);
+                        let v = self.rd(bus, a);
+                        self.idle(bus, a, 1);
+                        let r = if z == 4 { self.inc8(v) } else { self.dec8(v) };
+                        self.wr(bus, a, r);
+                    } else {
+                        let v = self.reg8::<I>(y);
+                        let r = if z == 4 { self.inc8(v) } else { self.dec8(v) };
+                        self.set_reg8::<I>(y, r);
+                    }
+                }
+                6 => {
+                    if y == 6 {
+                        if I == HL {
+                            let n = self.imm8(bus);
+                            let a = self.hl();
+                            self.wr(bus, a, n);
+                        } else {
+                            let d = self.imm8(bus) as i8;
+                            let n = self.imm8(bus);
+                            let pc = self.pc.wrapping_sub(1);
+                            self.idle(bus, pc, 2);
+                            let a = self.xy::<I>().wrapping_add(d as u16);
+                            self.wz = a;
+                            self.wr(bus, a, n);
+                        }
+                    } else {
+                        let n = self.imm8(bus);
+                        self.set_reg8::<I>(y, n);
+                    }
+                }
+                _ => self.exec_acc_op(y),
+            },
+            1 => {
+                if op == 0x76 {
+                    self.halted = true;
+                } else if y == 6 {
+                    let a = self.ea::<I, B>(bus);
+                    let v = self.reg8::<HL>(z);
+                    self.wr(bus, a, v);
+                } else if z == 6 {
+                    let a = self.ea::<I, B>(bus);
+                    let v = self.rd(bus, a);
+                    self.set_reg8::<HL>(y, v);
+                } else {
+                    let v = self.reg8::<I>(z);
+                    self.set_reg8::<I>(y, v);
+                }
+            }
+            2 => {
+                let v = if z == 6 {
+                    let a = self.ea::<I, B>(bus);
+                    self.rd(bus, a)
+                } else {
+                    self.reg8::<I>(z)
+                };
+                self.alu(y, v);
+            }
+            _ => match z {
+                0 => {
+                    let ir = self.ir();
+                    self.idle(bus, ir, 1);
+                    if self.cond(y) {
+                        self.pc = self.pop16(bus);
+                        self.wz = self.pc;
+                    }
+                }
+                1 => {
+                    if q == 0 {
+                        let v = self.pop16(bus);
+                        match p {
+                            0 => self.set_bc(v),
+                            1 => self.set_de(v),
+                            2 => self.set_xy::<I>(v),
+                            _ => self.set_af(v),
+                        }
+                    } else {
+                        match p {
+                            0 => {
+                                self.pc = self.pop16(bus);
+                                self.wz = self.pc;
+                            }
+                            1 => {
+                                let (bc, de, hl) = (self.bc(), self.de(), self.hl());
+                                self.set_bc(self.bc_);
+                                self.set_de(self.de_);
+                                self.set_hl(self.hl_);
+                                (self.bc_, self.de_, self.hl_) = (bc, de, hl);
+                            }
+                            2 => self.pc = self.xy::<I>(),
+                            _ => {
+                                let ir = self.ir();
+                                self.idle(bus, ir, 2);
+                                self.sp = self.xy::<I>();
+                            }
+                        }
+                    }
+                }
+                2 => {
+                    let a = self.imm16(bus);
+                    self.wz = a;
+                    if self.cond(y) {
+                        self.pc = a;
+                    }
+                }
+                3 => match y {
+                    0 => {
+                        let a = self.imm16(bus);
+                        self.wz = a;
+                        self.pc = a;
+                    }
+                    1 => {
+                        if I == HL {
+                            self.exec_cb(bus);
+                        } else {
+                            self.exec_xycb::<I, B>(bus);
+                        }
+                    }
+                    2 => {
+                        let n = self.imm8(bus);
+                        let port = ((self.a as u16) << 8) | n as u16;
+                        self.pout(bus, port, self.a);
+                        self.wz = ((self.a as u16) << 8) | (n.wrapping_add(1) as u16);
+                    }
+                    3 => {
+                        let n = self.imm8(bus);
+                        let port = ((self.a as u16) << 8) | n as u16;
+                        self.a = self.pin(bus, port);
+                        self.wz = port.wrapping_add(1);
+                    }
+                    4 => {
+                        let sp = self.sp;
+                        let lo = self.rd(bus, sp);
+                        let sp1 = sp.wrapping_add(1);
+                        let hi = self.rd(bus, sp1);
+                        self.idle(bus, sp1, 1);
+                        let [oh, ol] = self.xy::<I>().to_be_bytes();
+                        self.wr(bus, sp1, oh);
+                        self.wr(bus, sp, ol);
+                        self.idle(bus, sp, 2);
+                        let v = u16::from_le_bytes([lo, hi]);
+                        self.set_xy::<I>(v);
+                        self.wz = v;
+                    }
+                    5 => {
+                        let de = self.de();
+                        self.set_de(self.hl());
+                        self.set_hl(de);
+                    }
+                    6 => {
+                        self.iff1 = false;
+                        self.iff2 = false;
+                    }
+                    _ => {
+                        self.iff1 = true;
+                        self.iff2 = true;
+                        self.ei = true;
+                    }
+                },
+                4 => {
+                    let a = self.imm16(bus);
+                    self.wz = a;
+                    if self.cond(y) {
+                        let pc = self.pc.wrapping_sub(1);
+                        self.idle(bus, pc, 1);
+                        self.push16(bus, self.pc);
+                        self.pc = a;
+                    }
+                }
+                5 => {
+                    if q == 0 {
+                        let ir = self.ir();
+                        self.idle(bus, ir, 1);
+                        let v = match p {
+                            0 => self.bc(),
+                            1 => self.de(),
+                            2 => self.xy::<I>(),
+                            _ => self.af(),
+                        };
+                        self.push16(bus, v);
+                    } else {
+                        match p {
+                            0 => {
+                                let a = self.imm16(bus);
+                                self.wz = a;
+                                let pc = self.pc.wrapping_sub(1);
+                                self.idle(bus, pc, 1);
+                                self.push16(bus, self.pc);
+                                self.pc = a;
+                            }
+                            2 => self.exec_ed(bus),
+                            // DD and FD are consumed by `step` before we get here.
+                            _ => unreachable!("DD/FD prefix reached exec_main"),
+                        }
+                    }
+                }
+                6 => {
+                    let n = self.imm8(bus);
+                    self.alu(y, n);
+                }
+                _ => {
+                    let ir = self.ir();
+                    self.idle(bus, ir, 1);
+                    self.push16(bus, self.pc);
+                    self.pc = (y as u16) * 8;
+                    self.wz = self.pc;
+                }
+            },
+        }
+    }
+
+    #[inline(always)]
+    fn jr<B: Bus>(&mut self, bus: &mut B, e: i8) {
+        let pc = self.pc.wrapping_sub(1);
+        self.idle(bus, pc, 5);
+        self.pc = self.pc.wrapping_add(e as u16);
+        self.wz = self.pc;
+    }
+
+    /// x=0, z=7: RLCA RRCA RLA RRA DAA CPL SCF CCF.
+    #[inline(always)]
+    fn exec_acc_op(&mut self, y: u8) {
+        let a = self.a;
+        let keep = self.f & (S | Z | PV);
+        match y {
+            0 => {
+                self.a = a.rotate_left(1);
+                self.setf(keep | (self.a & (XY | C)));
+            }
+            1 => {
+                self.a = a.rotate_right(1);
+                self.setf(keep | (self.a & XY) | (a & C));
+            }
+            2 => {
+                self.a = (a << 1) | (self.f & C);
+                self.setf(keep | (self.a & XY) | (a >> 7));
+            }
+            3 => {
+                self.a = (a >> 1) | ((self.f & C) << 7);
+                self.setf(keep | (self.a & XY) | (a & C));
+            }
+            4 => self.daa(),
+            5 => {
+                self.a = !a;
+                self.setf((self.f & (S | Z | PV | C)) | H | N | (self.a & XY));
+            }
+            6 => {
+                let xy = ((self.prev_q ^ self.f) | a) & XY;
+                self.setf(keep | C | xy);
+            }
+            _ => {
+                let xy = ((self.prev_q ^ self.f) | a) & XY;
+                let c = self.f & C;
+                self.setf(keep | xy | if c != 0 { H } else { C });
+            }
+        }
+    }
+
+    // ----- CB page ----------------------------------------------------------------------
+
+    fn exec_cb<B: Bus>(&mut self, bus: &mut B) {
+        let op = self.fetch_op(bus);
+        let x = op >> 6;
+        let y = (op >> 3) & 7;
+        let z = op & 7;
+        if z == 6 {
+            let a = self.hl();
+            let v = self.rd(bus, a);
+            self.idle(bus, a, 1);
+            match x {
+                0 => {
+                    let r = self.rot(y, v);
+                    self.wr(bus, a, r);
+                }
+                1 => self.bit(y, v, (self.wz >> 8) as u8),
+                2 => self.wr(bus, a, v & !(1 << y)),
+                _ => self.wr(bus, a, v | (1 << y)),
+            }
+        } else {
+            let v = self.reg8::<HL>(z);
+            match x {
+                0 => {
+                    let r = self.rot(y, v);
+                    self.set_reg8::<HL>(z, r);
+                }
+                1 => self.bit(y, v, v),
+                2 => self.set_reg8::<HL>(z, v & !(1 << y)),
+                _ => self.set_reg8::<HL>(z, v | (1 << y)),
+            }
+        }
+    }
+
+    /// DD CB d op / FD CB d op: d and op are plain memory reads (R counts two M1s).
+    /// Every form works on (IX+d); forms with z != 6 also copy the result into r[z]
+    /// (the real H and L, not IXH/IXL).
+    fn exec_xycb<const I: u8, B: Bus>(&mut self, bus: &mut B) {
+        let d = self.imm8(bus) as i8;
+        let op = self.imm8(bus);
+        let pc = self.pc.wrapping_sub(1);
+        self.idle(bus, pc, 2);
+        let a = self.xy::<I>().wrapping_add(d as u16);
+        self.wz = a;
+        let x = op >> 6;
+        let y = (op >> 3) & 7;
+        let z = op & 7;
+        let v = self.rd(bus, a);
+        self.idle(bus, a, 1);
+        let r = match x {
+            0 => self.rot(y, v),
+            1 => {
+                self.bit(y, v, (a >> 8) as u8);
+                return;
+            }
+            2 => v & !(1 << y),
+            _ => v | (1 << y),
+        };
+        self.wr(bus, a, r);
+        if z != 6 {
+            self.set_reg8::<HL>(z, r);
+        }
+    }
+
+    // ----- ED page ----------------------------------------------------------------------
+
+    fn exec_ed<B: Bus>(&mut self, bus: &mut B) {
+        let op = self.fetch_op(bus);
+        let x = op >> 6;
+        let y = (op >> 3) & 7;
+        let z = op & 7;
+        let p = y >> 1;
+        let q = y & 1;
+        if x == 1 {
+            match z {
+                0 => {
+                    let bc = self.bc();
+                    let v = self.pin(bus, bc);
+                    self.wz = bc.wrapping_add(1);
+                    self.setf((self.f & C) | SZ53P[v as usize]);
+                    if y != 6 {
+                        self.set_reg8::<HL>(y, v);
+                    }
+                }
+                1 => {
+                    let bc = self.bc();
+                    let v = if y == 6 { 0 } else { self.reg8::<HL>(y) };
+                    self.pout(bus, bc, v);
+                    self.wz = bc.wrapping_add(1);
+                }
+                2 => {
+                    let ir = self.ir();
+                    self.idle(bus, ir, 7);
+                    let v = self.rp::<HL>(p);
+                    if q == 0 {
+                        self.sbc16(v);
+                    } else {
+                        self.adc16(v);
+                    }
+                }
+                3 => {
+                    let a = self.imm16(bus);
+                    if q == 0 {
+                        let [hi, lo] = self.rp::<HL>(p).to_be_bytes();
+                        self.wr(bus, a, lo);
+                        self.wr(bus, a.wrapping_add(1), hi);
+                    } else {
+                        let lo = self.rd(bus, a);
+                        let hi = self.rd(bus, a.wrapping_add(1));
+                        self.set_rp::<HL>(p, u16::from_le_bytes([lo, hi]));
+                    }
+                    self.wz = a.wrapping_add(1);
+                }
+                4 => {
+                    let v = self.a;
+                    self.a = 0;
+                    self.a = self.sub8(v, 0);
+                }
+                5 => {
+                    // RETN and RETI both copy IFF2 to IFF1.
+                    self.iff1 = self.iff2;
+                    self.pc = self.pop16(bus);
+                    self.wz = self.pc;
+                }
+                6 => self.im = [0, 0, 1, 2][(y & 3) as usize],
+                _ => match y {
+                    0 | 1 => {
+                        let ir = self.ir();
+                        self.idle(bus, ir, 1);
+                        if y == 0 {
+                            self.i = self.a;
+                        } else {
+                            self.r = self.a;
+                        }
+                    }
+                    2 | 3 => {
+                        let ir = self.ir();
+                        self.idle(bus, ir, 1);
+                        self.a = if y == 2 { self.i } else { self.r };
+                        let pv = if self.iff2 { PV } else { 0 };
+                        self.setf((self.f & C) | SZ53[self.a as usize] | pv);
+                        self.p = true;
+                    }
+                    4 | 5 => {
+                        let hl = self.hl();
+                        let v = self.rd(bus, hl);
+                        self.idle(bus, hl, 4);
+                        let a = self.a;
+                        let (m, na) = if y == 4 {
+                            ((a << 4) | (v >> 4), (a & 0xF0) | (v & 0x0F))
+                        } else {
+                            ((v << 4) | (a & 0x0F), (a & 0xF0) | (v >> 4))
+                        };
+                        self.wr(bus, hl, m);
+                        self.a = na;
+                        self.setf((self.f & C) | SZ53P[na as usize]);
+                        self.wz = hl.wrapping_add(1);
+                    }
+                    _ => {}
+                },
+            }
+        } else if x == 2 && z <= 3 && y >= 4 {
+            self.exec_block(bus, y, z);
+        }
+        // Every other ED opcode is an 8 T-state no-operation.
+    }
+
+    /// LDI/LDD/LDIR/LDDR, CPI.., INI.., OUTI..: y = 4 (I), 5 (D), 6 (IR), 7 (DR).
+    fn exec_block<B: Bus>(&mut self, bus: &mut B, y: u8, z: u8) {
+        let dec = y & 1 != 0;
+        let repeat = y >= 6;
+        let step = if dec { 0xFFFFu16 } else { 1 };
+        match z {
+            0 => {
+                let hl = self.hl();
+                let de = self.de();
+                let v = self.rd(bus, hl);
+                self.wr(bus, de, v);
+                self.idle(bus, de, 2);
+                self.set_hl(hl.wrapping_add(step));
+                self.set_de(de.wrapping_add(step));
+                let bc = self.bc().wrapping_sub(1);
+                self.set_bc(bc);
+                let n = v.wrapping_add(self.a);
+                let mut f = (self.f & (S | Z | C)) | (n & X) | ((n << 4) & Y);
+                if bc != 0 {
+                    f |= PV;
+                }
+                self.setf(f);
+                if repeat && bc != 0 {
+                    self.idle(bus, de, 5);
+                    self.repeat();
+                }
+            }
+            1 => {
+                let hl = self.hl();
+                let v = self.rd(bus, hl);
+                self.idle(bus, hl, 5);
+                let a = self.a;
+                let r = a.wrapping_sub(v);
+                let hf = (a ^ v ^ r) & H;
+                let n = r.wrapping_sub(hf >> 4);
+                self.set_hl(hl.wrapping_add(step));
+                let bc = self.bc().wrapping_sub(1);
+                self.set_bc(bc);
+                self.wz = self.wz.wrapping_add(step);
+                let mut f =
+                    (self.f & C) | N | (SZ53[r as usize] & (S | Z)) | hf | (n & X) | ((n << 4) & Y);
+                if bc != 0 {
+                    f |= PV;
+                }
+                self.setf(f);
+                if repeat && bc != 0 && r != 0 {
+                    self.idle(bus, hl, 5);
+                    self.repeat();
+                }
+            }
+            2 => {
+                let ir = self.ir();
+                self.idle(bus, ir, 1);
+                let bc = self.bc();
+                let v = self.pin(bus, bc);
+                let hl = self.hl();
+                self.wr(bus, hl, v);
+                self.wz = bc.wrapping_add(step);
+                self.b = self.b.wrapping_sub(1);
+                self.set_hl(hl.wrapping_add(step));
+                let k = v as u16 + self.c.wrapping_add(step as u8) as u16;
+                self.block_io_flags(v, k);
+                if repeat && self.b != 0 {
+                    self.idle(bus, hl, 5);
+                    self.repeat();
+                    self.block_io_repeat_flags(v);
+                }
+            }
+            _ => {
+                let ir = self.ir();
+                self.idle(bus, ir, 1);
+                let hl = self.hl();
+                let v = self.rd(bus, hl);
+                self.b = self.b.wrapping_sub(1);
+                let bc = self.bc();
+                self.wz = bc.wrapping_add(step);
+                self.pout(bus, bc, v);
+                self.set_hl(hl.wrapping_add(step));
+                let k = v as u16 + self.l as u16;
+                self.block_io_flags(v, k);
+                if repeat && self.b != 0 {
+                    self.idle(bus, bc, 5);
+                    self.repeat();
+                    self.block_io_repeat_flags(v);
+                }
+            }
+        }
+    }
+
+    /// A repeating block instruction goes back to its ED byte: MEMPTR = that address + 1,
+    /// X and Y from bits 11 and 13 of it.
+    #[inline(always)]
+    fn repeat(&mut self) {
+        self.pc = self.pc.wrapping_sub(2);
+        self.wz = self.pc.wrapping_add(1);
+        let f = (self.f & !XY) | ((self.pc >> 8) as u8 & XY);
+        self.setf(f);
+    }
+
+    #[inline(always)]
+    fn block_io_flags(&mut self, v: u8, k: u16) {
+        let b = self.b;
+        let mut f = SZ53[b as usize] | ((v >> 6) & N) | parity((k as u8 & 7) ^ b);
+        if k > 0xFF {
+            f |= H | C;
+        }
+        self.setf(f);
+    }
+
+    /// The extra adjustment of H and P/V in a repeating INIR/INDR/OTIR/OTDR (David Banks, 2018).
+    #[inline(always)]
+    fn block_io_repeat_flags(&mut self, v: u8) {
+        let b = self.b;
+        let mut f = self.f;
+        if f & C != 0 {
+            let t = if v & 0x80 != 0 {
+                if b & 0x0F == 0x00 {
+                    f |= H;
+                } else {
+                    f &= !H;
+                }
+                b.wrapping_sub(1)
+            } else {
+                if b & 0x0F == 0x0F {
+                    f |= H;
+                } else {
+                    f &= !H;
+                }
+                b.wrapping_add(1)
+            };
+            f ^= parity(t & 7) ^ PV;
+        } else {
+            f ^= parity(b & 7) ^ PV;
+        }
+        self.setf(f);
+    }
+
+    // ----- interrupts ---------------------------------------------------------------------
+
+    fn interrupt_entry(&mut self) {
+        self.halted = false;
+        self.ei = false;
+        self.p = false;
+        self.prev_q = self.q;
+        self.q = 0;
+        self.inc_r();
+    }
+
+    /// NMI: an M1 cycle whose opcode is ignored (5 T), PC pushed, jump to 0066h. 11 T.
+    fn accept_nmi<B: Bus>(&mut self, bus: &mut B) {
+        self.nmi_pending = false;
+        if self.p {
+            self.f &= !PV;
+        }
+        self.interrupt_entry();
+        let _ = bus.fetch(self.pc, self.t);
+        self.t += 4;
+        let ir = self.ir();
+        self.idle(bus, ir, 1);
+        self.iff1 = false;
+        self.push16(bus, self.pc);
+        self.pc = 0x0066;
+        self.wz = self.pc;
+    }
+
+    /// INT: an acknowledge M1 of 6 T (two automatic wait states) fetching the bus byte, then
+    /// IM 0: the byte is executed (RST n: 13 T in all); IM 1: RST 38h (13 T);
+    /// IM 2: jump through the word at I*256 + byte (19 T).
+    fn accept_int<B: Bus>(&mut self, bus: &mut B) {
+        // NMOS quirk: P/V of LD A,I / LD A,R reads IFF2 after it was cleared.
+        if self.p {
+            self.f &= !PV;
+        }
+        self.interrupt_entry();
+        self.iff1 = false;
+        self.iff2 = false;
+        let data = bus.int_ack(self.t);
+        self.t += 6;
+        match self.im {
+            0 | 3 => {
+                if data & 0xC7 == 0xC7 {
+                    let ir = self.ir();
+                    self.idle(bus, ir, 1);
+                    self.push16(bus, self.pc);
+                    self.pc = (data & 0x38) as u16;
+                    self.wz = self.pc;
+                } else if data != 0xDD && data != 0xFD {
+                    // Any other byte is executed as an opcode whose operands come from memory
+                    // at PC (a device that supplies them is not modelled; a DD/FD prefix on
+                    // the bus is ignored).
+                    self.t -= 2;
+                    self.exec_main::<HL, B>(bus, data);
+                }
+            }
+            1 => {
+                let ir = self.ir();
+                self.idle(bus, ir, 1);
+                self.push16(bus, self.pc);
+                self.pc = 0x0038;
+                self.wz = self.pc;
+            }
+            _ => {
+                let ir = self.ir();
+                self.idle(bus, ir, 1);
+                self.push16(bus, self.pc);
+                let vec = ((self.i as u16) << 8) | data as u16;
+                let lo = self.rd(bus, vec);
+                let hi = self.rd(bus, vec.wrapping_add(1));
+                self.pc = u16::from_le_bytes([lo, hi]);
+                self.wz = self.pc;
+            }
+        }
     }
 }
