@@ -2,6 +2,7 @@
 
 use std::collections::{HashMap, HashSet};
 use z80chess::z80::isa::{self, decode_slice, form, templates, Page, Part};
+use z80chess::z80::{Cpu, FlatBus};
 
 const SST: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -343,4 +344,131 @@ fn every_page_entry_exists() {
             assert_eq!(form(page, op).is_none(), prefix_byte, "{page:?} {op:02X}");
         }
     }
+}
+
+/// Where the control flow of a decoded unit may go, given the CPU state before it.
+fn targets(d: &isa::Decoded, cpu: &Cpu, bus: &FlatBus) -> Vec<u16> {
+    let next = d.addr.wrapping_add(d.len as u16);
+    let t = d.template;
+    let mn = t.split(' ').next().unwrap();
+    let popped = u16::from_le_bytes([
+        bus.mem[cpu.sp as usize],
+        bus.mem[cpu.sp.wrapping_add(1) as usize],
+    ]);
+    match mn {
+        _ if !d.canonical && t == "NOP" && d.len == 1 => vec![next], // ignored prefix: a unit of its own
+        "JR" | "DJNZ" => vec![d.target.unwrap(), next],
+        "JP" if t == "JP (HL)" => vec![cpu.hl()],
+        "JP" if t == "JP (IX)" => vec![cpu.ix],
+        "JP" if t == "JP (IY)" => vec![cpu.iy],
+        "JP" | "CALL" => vec![d.nn.unwrap(), next],
+        "RET" | "RETN" | "RETI" => vec![popped, next],
+        "RST" => vec![u16::from_str_radix(&t[4..6], 16).unwrap()],
+        "LDIR" | "LDDR" | "CPIR" | "CPDR" | "INIR" | "INDR" | "OTIR" | "OTDR" => vec![d.addr, next],
+        _ => vec![next],
+    }
+}
+
+/// Every opcode sequence runs on the CPU in the states that take and do not take its branch
+/// (or repeat): the T-states and the PC movement are the table's.
+#[test]
+fn cpu_agrees_with_the_table() {
+    const AT: u16 = 0x4000;
+    let mut failures = Vec::new();
+    let mut units = 0;
+    for fill in [0x00u8, 0x05, 0xFB] {
+        for seq in all_sequences(fill) {
+            let mut seen = HashMap::<usize, HashSet<u64>>::new();
+            let mut decoded_units = Vec::new();
+            for f in [0x00u8, 0xFF] {
+                for bc in [0x0001u16, 0x0101, 0x0202] {
+                    let mut bus = FlatBus::default();
+                    bus.mem[AT as usize..AT as usize + 4].copy_from_slice(&seq);
+                    bus.mem[0x8000] = 0x34;
+                    bus.mem[0x8001] = 0x12;
+                    let mut cpu = Cpu::new();
+                    cpu.pc = AT;
+                    cpu.sp = 0x8000;
+                    cpu.a = 0x55;
+                    cpu.f = f;
+                    cpu.set_bc(bc);
+                    cpu.set_de(0xC300);
+                    cpu.set_hl(0xC000);
+                    cpu.ix = 0xC100;
+                    cpu.iy = 0xC200;
+                    // The table's units this step covers: an ignored DD/FD before DD/FD is
+                    // a unit of its own, the CPU runs the whole prefix chain in one step.
+                    let mut us = Vec::new();
+                    let mut a = AT;
+                    loop {
+                        let d = isa::decode(|x| bus.mem[x as usize], a);
+                        let own = !d.canonical && d.len == 1 && matches!(d.raw[0], 0xDD | 0xFD);
+                        a = a.wrapping_add(d.len as u16);
+                        us.push(d);
+                        if !own {
+                            break;
+                        }
+                    }
+                    let last = us.last().unwrap().clone();
+                    let fixed: u64 = us[..us.len() - 1]
+                        .iter()
+                        .map(|d| d.timing.base as u64)
+                        .sum();
+                    let before = cpu.clone();
+                    let t0 = cpu.t;
+                    cpu.step(&mut bus);
+                    let dt = cpu.t - t0;
+                    let name = format!("{:02X?} F={f:02X} BC={bc:04X}", &seq[..(a - AT) as usize]);
+                    let own_t = dt.wrapping_sub(fixed);
+                    if !last.timing.allows(own_t) {
+                        failures.push(format!(
+                            "{name}: CPU {dt} T, table {} ({})",
+                            last.timing, last.template
+                        ));
+                    }
+                    let ok_pc = targets(&last, &before, &bus);
+                    if !ok_pc.contains(&cpu.pc) {
+                        failures.push(format!(
+                            "{name}: CPU PC {:04X}, table {:04X?} ({})",
+                            cpu.pc, ok_pc, last.template
+                        ));
+                    }
+                    // the fall-through case is the alt timing, the taken / repeating one the base
+                    // (unless the taken target is the next instruction: JR with e = 0)
+                    let ambiguous = ok_pc.len() == 2 && ok_pc[0] == ok_pc[1];
+                    if let (Some(alt), false) = (last.timing.alt, ambiguous) {
+                        let fell = cpu.pc == last.addr.wrapping_add(last.len as u16);
+                        let want = if fell { alt } else { last.timing.base };
+                        if own_t != want as u64 {
+                            failures.push(format!(
+                                "{name}: PC {:04X} after {own_t} T ({})",
+                                cpu.pc, last.template
+                            ));
+                        }
+                    }
+                    seen.entry(0).or_default().insert(own_t);
+                    decoded_units = us;
+                }
+            }
+            let last = decoded_units.last().unwrap();
+            units += 1;
+            // both cases of every conditional were exercised
+            let s = &seen[&0];
+            if let Some(alt) = last.timing.alt {
+                if !(s.contains(&(alt as u64)) && s.contains(&(last.timing.base as u64))) {
+                    failures.push(format!(
+                        "{seq:02X?}: saw only {s:?} of {} ({})",
+                        last.timing, last.template
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures[..failures.len().min(60)].join("\n")
+    );
+    assert_eq!(units, 3 * (252 + 256 + 256 + 2 * (255 + 256)));
 }
