@@ -215,7 +215,7 @@ fn main_len(op: u8) -> usize {
 fn uses_disp(op: u8) -> bool {
     let (x, y, z) = (op >> 6, (op >> 3) & 7, op & 7);
     match x {
-        0 => matches!(op, 0x34 | 0x35 | 0x36),
+        0 => matches!(op, 0x34..=0x36),
         1 => (y == 6) != (z == 6),
         2 => z == 6,
         _ => false,

@@ -43,6 +43,7 @@ pub enum Part {
 
 impl Part {
     /// Bytes this part occupies.
+    #[allow(clippy::len_without_is_empty)]
     pub const fn len(self) -> usize {
         match self {
             Part::Imm16 => 2,
