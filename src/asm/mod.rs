@@ -1,14 +1,522 @@
-//! The assembler. OWNER: assembler helper (being written).
-use std::path::Path;
+//! The assembler: Zilog-syntax Z80 source to a binary image, a symbol file, a listing and a
+//! source map. The encoder is derived from [`crate::z80::isa::templates`].
+//!
+//! # Syntax
+//!
+//! One statement per line: `[label[:]] [mnemonic|directive [operands]] [; comment]`.
+//!
+//! - **Labels**: a name followed by `:` anywhere, or a name in column 1 (a column-1 label that
+//!   spells a mnemonic or directive needs its colon). `NAME EQU expr` and `NAME = expr` need no
+//!   colon either. Names: letters, digits, `_`, `.`; not starting with a digit; case-sensitive.
+//!   A name starting with `.` is local: `.loop` after the global label `search` is the symbol
+//!   `search.loop` (and can be referenced by that name from anywhere). `EQU` does not start a
+//!   new scope; only address labels do. Register and condition names are reserved.
+//! - **Case**: mnemonics, registers and directives are case-insensitive; symbols are not.
+//! - **Directives**: `ORG`, `EQU` / `=`, `DB`/`DEFB`/`DM`/`DEFM` (numbers and strings),
+//!   `DW`/`DEFW`, `DS`/`DEFS count[,fill]`, `INCLUDE "file"` (relative to the including file;
+//!   the quotes are optional), `INCBIN "file"`, `IF expr` / `ELSEIF expr` / `ELSE` / `ENDIF`,
+//!   `IFDEF NAME` / `IFNDEF NAME` (true if NAME is defined *above* the line or by `-D`), `END`
+//!   (stops assembly; an operand is checked and ignored).
+//!   Macros (`MACRO`/`ENDM`/`REPT`) are not supported.
+//! - **Expressions**: C precedence (`||`, `&&`, `|`, `^`, `&`, equality, relational, shifts, `+ -`, `* / %`, unary `- + ~ !`), comparisons give 1/0, `$` is the
+//!   address of the current statement, numbers `255 0FFh $FF 0xFF %1010 0b1010 1010b 17o`,
+//!   characters `'A'`, `LOW(x)`, `HIGH(x)`. Values are 64-bit; forward references resolve,
+//!   including in `EQU`, `ORG`, `DS` and `IF` (the passes repeat until the values are stable).
+//! - **Operands**: `(expr)` as a whole operand is memory (`LD A,(5)`); anything else is an
+//!   immediate (`LD A,(5)+1`, `LD A,5*(2+1)`). `(IX+d)`, `(IX-d)` with any expression
+//!   (`(IX+OFF)` with OFF negative is fine), `(IX)` = `(IX+0)`. 8-bit immediates take
+//!   -128..255, 16-bit -32768..65535, displacements -128..127; JR/DJNZ targets must be in reach.
+//!   Aliases: `SLI`=`SLL`, `IN (C)`=`IN F,(C)`, `SUB A,r`=`SUB r` (also AND/OR/XOR/CP),
+//!   `ADD r`=`ADD A,r` (also ADC/SBC), `EX AF,AF`=`EX AF,AF'`.
+//!
+//! # Outputs
+//!
+//! - The image covers the lowest to the highest address written; gaps are 0.
+//! - Symbols: `NAME: EQU 0xNNNN` per line (sjasmplus style), sorted by value then name; values
+//!   outside 0..=0xFFFF are written as 8 hex digits of their 32-bit two's complement.
+//! - Listing: address, bytes, T-states (`[12/7]` = taken/not taken), line number, source.
+//! - Source map: lines starting with `;` are comments; every other line is `ADDR FILE:LINE`
+//!   (ADDR: 4 hex digits, upper case; FILE as the assembler opened it; LINE 1-based), one per
+//!   emitted instruction or data statement, in assembly order. [`parse_source_map`] reads it.
+
+mod encode;
+mod error;
+mod expr;
+mod lexer;
+mod parse;
+mod pass;
+
+pub use encode::{Encoder, Form, Pat};
+pub use error::{AsmError, ErrorKind};
+
+use crate::z80::isa::Timing;
+use pass::{Ctx, Pass, MAX_PASSES};
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Where source files come from (the file system, or memory in tests).
+pub trait SourceLoader {
+    fn load(&self, path: &Path) -> std::io::Result<Vec<u8>>;
+}
+
+/// Reads files from the file system.
+pub struct FsLoader;
+
+impl SourceLoader for FsLoader {
+    fn load(&self, path: &Path) -> std::io::Result<Vec<u8>> {
+        if path.is_dir() {
+            return Err(std::io::Error::other("is a directory"));
+        }
+        std::fs::read(path)
+    }
+}
+
+/// In-memory files (paths as given to `assemble_with`, joined with include paths).
+impl SourceLoader for HashMap<PathBuf, Vec<u8>> {
+    fn load(&self, path: &Path) -> std::io::Result<Vec<u8>> {
+        self.get(path)
+            .cloned()
+            .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"))
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SymbolKind {
+    /// An address label.
+    Label,
+    /// `EQU` / `=`.
+    Equ,
+    /// `-D NAME=VALUE`.
+    Define,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Symbol {
+    pub value: i64,
+    pub kind: SymbolKind,
+    /// Index into [`Assembly::files`] (None for `-D`).
+    pub file: Option<usize>,
+    /// 1-based line of the definition (0 for `-D`).
+    pub line: u32,
+}
+
+/// One source line as assembled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListingLine {
+    /// Index into [`Assembly::files`].
+    pub file: usize,
+    /// 1-based.
+    pub line: u32,
+    /// Address at the start of the line (None if the line was skipped by IF).
+    pub addr: Option<u16>,
+    pub bytes: Vec<u8>,
+    /// T-states of an instruction.
+    pub timing: Option<Timing>,
+    /// The value of an EQU.
+    pub value: Option<i64>,
+    /// False if skipped by IF/ELSE.
+    pub assembled: bool,
+    pub text: String,
+}
+
+/// One emitted instruction or data statement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MapEntry {
+    pub addr: u16,
+    /// Index into [`Assembly::files`].
+    pub file: usize,
+    /// 1-based.
+    pub line: u32,
+}
+
+/// A successful assembly.
+#[derive(Clone, Debug)]
+pub struct Assembly {
+    /// The bytes from `origin` to the highest address written.
+    pub image: Vec<u8>,
+    /// Address of `image[0]` (the first ORG if nothing was emitted, else 0).
+    pub origin: u16,
+    pub symbols: BTreeMap<String, Symbol>,
+    pub listing: Vec<ListingLine>,
+    pub source_map: Vec<MapEntry>,
+    /// Source files, as opened (the main file first).
+    pub files: Vec<String>,
+    /// Passes it took.
+    pub passes: usize,
+}
+
+impl Assembly {
+    /// The value of a symbol.
+    pub fn symbol(&self, name: &str) -> Option<i64> {
+        self.symbols.get(name).map(|s| s.value)
+    }
+
+    /// First and last address of the image (None if empty).
+    pub fn range(&self) -> Option<(u16, u16)> {
+        if self.image.is_empty() {
+            None
+        } else {
+            Some((
+                self.origin,
+                (self.origin as usize + self.image.len() - 1) as u16,
+            ))
+        }
+    }
+
+    /// The bytes one source line produced (`file` as in [`Assembly::files`]).
+    pub fn bytes_of_line(&self, file: usize, line: u32) -> Option<&[u8]> {
+        self.listing
+            .iter()
+            .find(|l| l.file == file && l.line == line && l.assembled)
+            .map(|l| l.bytes.as_slice())
+    }
+
+    /// The symbol file: `NAME: EQU 0xNNNN` lines.
+    pub fn symbol_file(&self) -> String {
+        let mut syms: Vec<(&String, i64)> =
+            self.symbols.iter().map(|(k, s)| (k, s.value)).collect();
+        syms.sort_by(|a, b| (a.1, a.0).cmp(&(b.1, b.0)));
+        let mut out = String::new();
+        for (name, v) in syms {
+            if (0..=0xFFFF).contains(&v) {
+                let _ = writeln!(out, "{name}: EQU 0x{v:04X}");
+            } else {
+                let _ = writeln!(out, "{name}: EQU 0x{:08X}", v as u32);
+            }
+        }
+        out
+    }
+
+    /// The listing as text.
+    pub fn listing_text(&self) -> String {
+        let mut out = String::from("; ADDR  BYTES        T-STATES   LINE  SOURCE\n");
+        let mut file = usize::MAX;
+        for l in &self.listing {
+            if l.file != file {
+                file = l.file;
+                let _ = writeln!(
+                    out,
+                    "; file {}",
+                    self.files.get(file).map(String::as_str).unwrap_or("?")
+                );
+            }
+            let addr = match (l.addr, l.value) {
+                (_, Some(v)) => format!("={:04X}", v as u16),
+                (Some(a), None) if l.assembled => format!("{a:04X} "),
+                _ => "     ".to_string(),
+            };
+            let first: Vec<String> = l.bytes.iter().take(4).map(|b| format!("{b:02X}")).collect();
+            let t = l.timing.map(|t| format!("[{t}]")).unwrap_or_default();
+            let mark = if l.assembled { ' ' } else { '~' };
+            let _ = writeln!(
+                out,
+                "{addr:5}  {:<12} {t:<9} {:>5}{mark} {}",
+                first.join(" "),
+                l.line,
+                l.text
+            );
+            let mut a = l.addr.unwrap_or(0).wrapping_add(4);
+            const MORE: usize = 16;
+            if l.bytes.len() > 4 * (MORE + 1) {
+                let _ = writeln!(out, "{a:04X}   ... ({} bytes in all)", l.bytes.len());
+                continue;
+            }
+            for chunk in l.bytes.chunks(4).skip(1) {
+                let more: Vec<String> = chunk.iter().map(|b| format!("{b:02X}")).collect();
+                let _ = writeln!(out, "{a:04X}   {}", more.join(" "));
+                a = a.wrapping_add(4);
+            }
+        }
+        out
+    }
+
+    /// The source map as text (see the module documentation).
+    pub fn source_map_text(&self) -> String {
+        let mut out = String::from(
+            "; z80chess source map: ADDR FILE:LINE (one line per instruction or data statement)\n",
+        );
+        for e in &self.source_map {
+            let _ = writeln!(
+                out,
+                "{:04X} {}:{}",
+                e.addr,
+                self.files.get(e.file).map(String::as_str).unwrap_or("?"),
+                e.line
+            );
+        }
+        out
+    }
+}
+
+/// Read a source map written by [`Assembly::source_map_text`]: (address, file, line).
+pub fn parse_source_map(text: &str) -> Result<Vec<(u16, String, u32)>, String> {
+    let mut out = Vec::new();
+    for (k, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with(';') {
+            continue;
+        }
+        let bad = || {
+            format!(
+                "source map line {}: expected 'ADDR FILE:LINE', got '{line}'",
+                k + 1
+            )
+        };
+        let (addr, rest) = line.split_once(' ').ok_or_else(bad)?;
+        let (file, ln) = rest.rsplit_once(':').ok_or_else(bad)?;
+        let addr = u16::from_str_radix(addr, 16).map_err(|_| bad())?;
+        let ln = ln.parse::<u32>().map_err(|_| bad())?;
+        out.push((addr, file.to_string(), ln));
+    }
+    Ok(out)
+}
+
+/// Parse `NAME=VALUE` (VALUE: any number syntax the assembler accepts, or a constant
+/// expression) or `NAME` (= 1).
+pub fn parse_define(s: &str) -> Result<(String, i64), AsmError> {
+    let bad = || AsmError {
+        file: "-D".into(),
+        line: 0,
+        col: 0,
+        kind: ErrorKind::BadDefine(s.to_string()),
+    };
+    let (name, value) = match s.split_once('=') {
+        Some((n, v)) => (n.trim(), Some(v.trim())),
+        None => (s.trim(), None),
+    };
+    let ok_name = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+        && !parse::is_reserved(name);
+    if !ok_name {
+        return Err(bad());
+    }
+    let v = match value {
+        None => 1,
+        Some(v) => {
+            let toks = lexer::lex(v).map_err(|_| bad())?;
+            let e = expr::parse_expr(&toks, v).map_err(|_| bad())?;
+            struct NoSyms;
+            impl expr::Env for NoSyms {
+                fn symbol(&mut self, _: &str) -> Option<i64> {
+                    None
+                }
+                fn here(&self) -> i64 {
+                    0
+                }
+            }
+            e.eval(&mut NoSyms, v).map_err(|_| bad())?
+        }
+    };
+    Ok((name.to_string(), v))
+}
+
+/// Assemble `main` (read through `loader`) with `-D` style definitions.
+pub fn assemble_with(
+    main: &Path,
+    defines: &[(&str, i64)],
+    loader: &dyn SourceLoader,
+) -> Result<Assembly, Vec<AsmError>> {
+    let mut errors = Vec::new();
+    let mut defs: Vec<(String, i64)> = Vec::new();
+    for (name, v) in defines {
+        match parse_define(name) {
+            Ok((n, _)) if !name.contains('=') => {
+                if defs.iter().any(|(d, _)| *d == n) {
+                    errors.push(AsmError {
+                        file: "-D".into(),
+                        line: 0,
+                        col: 0,
+                        kind: ErrorKind::DuplicateSymbol {
+                            name: n,
+                            first: "-D on the command line".into(),
+                        },
+                    });
+                } else {
+                    defs.push((n, *v));
+                }
+            }
+            _ => errors.push(AsmError {
+                file: "-D".into(),
+                line: 0,
+                col: 0,
+                kind: ErrorKind::BadDefine(name.to_string()),
+            }),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let mut ctx = Ctx::new(loader, defs);
+    let main_id = match ctx.source(main) {
+        Ok(id) => id,
+        Err(reason) => {
+            let path = pass::normalize(main).to_string_lossy().into_owned();
+            return Err(vec![AsmError {
+                file: path.clone(),
+                line: 0,
+                col: 0,
+                kind: ErrorKind::Include { path, reason },
+            }]);
+        }
+    };
+    let mut prev: HashMap<String, i64> = HashMap::new();
+    let mut older: HashMap<String, i64> = HashMap::new();
+    for n in 1..=MAX_PASSES {
+        let mut p = Pass::new(&mut ctx, &prev);
+        p.run(main_id);
+        let values = p.values();
+        let exact = !p.forward && !p.incomplete();
+        if exact || values == prev {
+            p.report_unknowns();
+            let errs = p.take_errors();
+            if !errs.is_empty() {
+                return Err(errs);
+            }
+            let lo = p.written.iter().position(|&w| w);
+            let hi = p.written.iter().rposition(|&w| w);
+            let (image, origin) = match (lo, hi) {
+                (Some(lo), Some(hi)) => (p.mem[lo..=hi].to_vec(), lo as u16),
+                _ => (Vec::new(), p.first_org.unwrap_or(0)),
+            };
+            let symbols = p.symbols();
+            let listing = std::mem::take(&mut p.listing);
+            let source_map = std::mem::take(&mut p.map);
+            drop(p);
+            return Ok(Assembly {
+                image,
+                origin,
+                symbols,
+                listing,
+                source_map,
+                files: ctx.files.iter().map(|f| f.name.clone()).collect(),
+                passes: n,
+            });
+        }
+        drop(p);
+        older = std::mem::replace(&mut prev, values);
+    }
+    // Name a symbol that is still moving.
+    let mut moving: Vec<&String> = prev
+        .iter()
+        .filter(|(k, v)| older.get(*k) != Some(v))
+        .map(|(k, _)| k)
+        .collect();
+    moving.sort();
+    let name = moving.first().map(|s| s.to_string()).unwrap_or_default();
+    let file = ctx.files[main_id].name.clone();
+    Err(vec![AsmError {
+        file,
+        line: 0,
+        col: 0,
+        kind: ErrorKind::NotConverged {
+            passes: MAX_PASSES,
+            name,
+        },
+    }])
+}
+
+/// Assemble a file from the file system. `defines` are `(NAME, value)` pairs, like `-D`.
+pub fn assemble_file(path: &Path, defines: &[(&str, i64)]) -> Result<Assembly, Vec<AsmError>> {
+    assemble_with(path, defines, &FsLoader)
+}
+
+/// Assemble source text; `name` is its file name in messages, and INCLUDEs resolve relative
+/// to its directory on the file system.
+pub fn assemble_str(
+    source: &str,
+    name: &str,
+    defines: &[(&str, i64)],
+) -> Result<Assembly, Vec<AsmError>> {
+    struct Str<'a> {
+        name: PathBuf,
+        source: &'a str,
+    }
+    impl SourceLoader for Str<'_> {
+        fn load(&self, path: &Path) -> std::io::Result<Vec<u8>> {
+            if path == self.name {
+                Ok(self.source.as_bytes().to_vec())
+            } else {
+                FsLoader.load(path)
+            }
+        }
+    }
+    let name = pass::normalize(Path::new(name));
+    assemble_with(
+        &name,
+        defines,
+        &Str {
+            name: name.clone(),
+            source,
+        },
+    )
+}
+
+/// Write `data` to `path`, naming the file in the error.
+fn write(path: &Path, data: &[u8]) -> Result<(), String> {
+    std::fs::write(path, data).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
 
 /// `z80chess asm`: assemble `source`, writing nothing unless every pass succeeds.
 pub fn cli(
-    _source: &Path,
-    _output: &Path,
-    _sym: Option<&Path>,
-    _lst: Option<&Path>,
-    _map: Option<&Path>,
-    _define: &[String],
+    source: &Path,
+    output: &Path,
+    sym: Option<&Path>,
+    lst: Option<&Path>,
+    map: Option<&Path>,
+    define: &[String],
 ) -> Result<(), String> {
-    Err("the assembler is not written yet".into())
+    let mut defs = Vec::new();
+    let mut errors = Vec::new();
+    for d in define {
+        match parse_define(d) {
+            Ok(nv) => defs.push(nv),
+            Err(e) => errors.push(e),
+        }
+    }
+    let result = if errors.is_empty() {
+        let pairs: Vec<(&str, i64)> = defs.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+        assemble_file(source, &pairs)
+    } else {
+        Err(errors)
+    };
+    let a = match result {
+        Ok(a) => a,
+        Err(errors) => {
+            for e in &errors {
+                eprintln!("{e}");
+            }
+            let n = errors.len();
+            return Err(format!(
+                "{n} error{}; nothing written",
+                if n == 1 { "" } else { "s" }
+            ));
+        }
+    };
+    write(output, &a.image)?;
+    if let Some(p) = sym {
+        write(p, a.symbol_file().as_bytes())?;
+    }
+    if let Some(p) = lst {
+        write(p, a.listing_text().as_bytes())?;
+    }
+    if let Some(p) = map {
+        write(p, a.source_map_text().as_bytes())?;
+    }
+    match a.range() {
+        Some((lo, hi)) => println!(
+            "{}: 0x{lo:04X}..0x{hi:04X} ({} bytes, {} symbols, {} passes)",
+            output.display(),
+            a.image.len(),
+            a.symbols.len(),
+            a.passes
+        ),
+        None => println!("{}: empty image", output.display()),
+    }
+    Ok(())
 }

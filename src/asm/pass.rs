@@ -1,0 +1,886 @@
+//! The passes: run the whole source with the symbol values of the previous pass until nothing
+//! changes, then report the errors of that last pass.
+//!
+//! A symbol referenced before its definition takes its value from the previous pass; a symbol
+//! with no value yet is *unknown*, which is never silently 0: the pass is marked incomplete,
+//! and in the final pass every unknown is an error (undefined, or circular). A pass is final
+//! when it used no previous-pass value and met no unknown, or when it ended with exactly the
+//! symbol values it started with (so every forward reference got its final value).
+
+use super::encode::{Encoder, Pat, Slot};
+use super::error::{AsmError, ErrorKind, LineError};
+use super::expr::{Env, EvalError};
+use super::parse::{parse_line, CondKind, Ex, Item, Line, OperandKind, Stmt};
+use super::{ListingLine, MapEntry, SourceLoader, Symbol, SymbolKind};
+use crate::z80::isa::{Part, Timing};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Component, Path, PathBuf};
+use std::rc::Rc;
+
+/// Give up when symbol values still change after this many passes.
+pub const MAX_PASSES: usize = 30;
+/// Deepest include nesting.
+const MAX_INCLUDE_DEPTH: usize = 64;
+
+pub struct SourceFile {
+    pub path: PathBuf,
+    pub name: String,
+    pub lines: Vec<String>,
+    pub parsed: Vec<Line>,
+}
+
+/// Lexically normalize a path: drop `.`, fold `dir/..`.
+pub fn normalize(p: &Path) -> PathBuf {
+    let mut out: Vec<Component> = Vec::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir if matches!(out.last(), Some(Component::Normal(_))) => {
+                out.pop();
+            }
+            c => out.push(c),
+        }
+    }
+    if out.is_empty() {
+        PathBuf::from(".")
+    } else {
+        out.iter().collect()
+    }
+}
+
+pub struct Ctx<'l> {
+    pub loader: &'l dyn SourceLoader,
+    pub files: Vec<Rc<SourceFile>>,
+    by_path: HashMap<PathBuf, Result<usize, String>>,
+    bins: HashMap<PathBuf, Result<Rc<Vec<u8>>, String>>,
+    pub defines: Vec<(String, i64)>,
+    pub enc: &'static Encoder,
+}
+
+impl<'l> Ctx<'l> {
+    pub fn new(loader: &'l dyn SourceLoader, defines: Vec<(String, i64)>) -> Self {
+        Ctx {
+            loader,
+            files: Vec::new(),
+            by_path: HashMap::new(),
+            bins: HashMap::new(),
+            defines,
+            enc: Encoder::global(),
+        }
+    }
+
+    /// Load and parse a source file (once).
+    pub fn source(&mut self, path: &Path) -> Result<usize, String> {
+        let path = normalize(path);
+        if let Some(r) = self.by_path.get(&path) {
+            return r.clone();
+        }
+        let r = self
+            .loader
+            .load(&path)
+            .map_err(|e| e.to_string())
+            .map(|bytes| {
+                let text = String::from_utf8_lossy(&bytes).into_owned();
+                let mut lines: Vec<String> = text
+                    .split('\n')
+                    .map(|l| l.strip_suffix('\r').unwrap_or(l).to_string())
+                    .collect();
+                if text.ends_with('\n') {
+                    lines.pop();
+                }
+                let enc = self.enc;
+                let parsed = lines
+                    .iter()
+                    .map(|l| parse_line(l, &|w| enc.is_mnemonic(w)))
+                    .collect();
+                let name = path.to_string_lossy().into_owned();
+                self.files.push(Rc::new(SourceFile {
+                    path: path.clone(),
+                    name,
+                    lines,
+                    parsed,
+                }));
+                self.files.len() - 1
+            });
+        self.by_path.insert(path, r.clone());
+        r
+    }
+
+    fn binary(&mut self, path: &Path) -> Result<Rc<Vec<u8>>, String> {
+        let path = normalize(path);
+        if let Some(r) = self.bins.get(&path) {
+            return r.clone();
+        }
+        let r = self
+            .loader
+            .load(&path)
+            .map(Rc::new)
+            .map_err(|e| e.to_string());
+        self.bins.insert(path, r.clone());
+        r
+    }
+}
+
+struct Cond {
+    /// Was the enclosing block active?
+    parent: bool,
+    /// Has a branch been taken?
+    taken: bool,
+    active: bool,
+    seen_else: bool,
+    line: u32,
+}
+
+/// A reference to a symbol that had no value.
+struct Unknown {
+    seq: usize,
+    file: usize,
+    line: u32,
+    col: u32,
+    name: String,
+    /// The EQU being defined, if the reference is in one.
+    defining: Option<String>,
+}
+
+pub struct Pass<'c, 'l> {
+    ctx: &'c mut Ctx<'l>,
+    prev: &'c HashMap<String, i64>,
+    pub syms: HashMap<String, Symbol>,
+    pc: i64,
+    scope: String,
+    /// Errors with the listing index of the line being processed (to keep source order).
+    errors: Vec<(usize, AsmError)>,
+    /// A previous-pass value was used.
+    pub forward: bool,
+    unknowns: Vec<Unknown>,
+    unresolved: HashSet<String>,
+    pub mem: Vec<u8>,
+    pub written: Vec<bool>,
+    pub listing: Vec<ListingLine>,
+    pub map: Vec<MapEntry>,
+    include_stack: Vec<usize>,
+    ended: bool,
+    pub first_org: Option<u16>,
+    /// Where the current line is (for diagnostics).
+    here_file: usize,
+    here_line: u32,
+    /// The EQU being defined on the current line.
+    defining: Option<String>,
+}
+
+/// Evaluation environment over a pass.
+struct Look<'a, 'c, 'l> {
+    pass: &'a mut Pass<'c, 'l>,
+    here: i64,
+}
+
+impl Env for Look<'_, '_, '_> {
+    fn symbol(&mut self, name: &str) -> Option<i64> {
+        let full = self.pass.qualify(name);
+        if let Some(s) = self.pass.syms.get(&full) {
+            return Some(s.value);
+        }
+        if let Some(v) = self.pass.prev.get(&full) {
+            self.pass.forward = true;
+            return Some(*v);
+        }
+        None
+    }
+    fn here(&self) -> i64 {
+        self.here
+    }
+}
+
+fn range_ok(v: i64, lo: i64, hi: i64) -> bool {
+    (lo..=hi).contains(&v)
+}
+
+impl<'c, 'l> Pass<'c, 'l> {
+    pub fn new(ctx: &'c mut Ctx<'l>, prev: &'c HashMap<String, i64>) -> Self {
+        let mut syms = HashMap::new();
+        for (name, v) in &ctx.defines {
+            syms.insert(
+                name.clone(),
+                Symbol {
+                    value: *v,
+                    kind: SymbolKind::Define,
+                    file: None,
+                    line: 0,
+                },
+            );
+        }
+        Pass {
+            ctx,
+            prev,
+            syms,
+            pc: 0,
+            scope: String::new(),
+            errors: Vec::new(),
+            forward: false,
+            unknowns: Vec::new(),
+            unresolved: HashSet::new(),
+            mem: vec![0; 0x10000],
+            written: vec![false; 0x10000],
+            listing: Vec::new(),
+            map: Vec::new(),
+            include_stack: Vec::new(),
+            ended: false,
+            first_org: None,
+            here_file: 0,
+            here_line: 0,
+            defining: None,
+        }
+    }
+
+    /// Did anything lack a value?
+    pub fn incomplete(&self) -> bool {
+        !self.unknowns.is_empty()
+    }
+
+    pub fn values(&self) -> HashMap<String, i64> {
+        self.syms
+            .iter()
+            .map(|(k, s)| (k.clone(), s.value))
+            .collect()
+    }
+
+    fn qualify(&self, name: &str) -> String {
+        if name.starts_with('.') {
+            format!("{}{}", self.scope, name)
+        } else {
+            name.to_string()
+        }
+    }
+
+    fn err(&mut self, col: u32, kind: ErrorKind) {
+        let f = &self.ctx.files[self.here_file];
+        // A whole-line error points at the line's first non-blank character.
+        let col = match (col, f.lines.get((self.here_line as usize).wrapping_sub(1))) {
+            (0, Some(text)) => text
+                .chars()
+                .position(|c| !c.is_whitespace())
+                .map_or(1, |k| k as u32 + 1),
+            _ => col,
+        };
+        let file = f.name.clone();
+        let seq = self.listing.len().saturating_sub(1);
+        self.errors.push((
+            seq,
+            AsmError {
+                file,
+                line: self.here_line,
+                col,
+                kind,
+            },
+        ));
+    }
+
+    fn line_err(&mut self, e: &LineError) {
+        self.err(e.col, e.kind.clone());
+    }
+
+    /// Evaluate; None (with the reason recorded) if there is no value.
+    fn value(&mut self, ex: &Ex) -> Option<i64> {
+        let here = self.pc;
+        let r = ex.expr.eval(&mut Look { pass: self, here }, &ex.text);
+        match r {
+            Ok(v) => Some(v),
+            Err(EvalError::Unknown { name, col }) => {
+                let full = self.qualify(&name);
+                self.unknowns.push(Unknown {
+                    seq: self.listing.len().saturating_sub(1),
+                    file: self.here_file,
+                    line: self.here_line,
+                    col,
+                    name: full,
+                    defining: self.defining.clone(),
+                });
+                None
+            }
+            Err(EvalError::Error(kind)) => {
+                self.err(ex.col, kind);
+                None
+            }
+        }
+    }
+
+    fn define(&mut self, name: String, col: u32, value: i64, kind: SymbolKind) {
+        if let Some(first) = self.syms.get(&name) {
+            let first = match first.file {
+                Some(f) => format!("{}:{}", self.ctx.files[f].name, first.line),
+                None => "-D on the command line".to_string(),
+            };
+            self.err(col, ErrorKind::DuplicateSymbol { name, first });
+            return;
+        }
+        let sym = Symbol {
+            value,
+            kind,
+            file: Some(self.here_file),
+            line: self.here_line,
+        };
+        self.syms.insert(name, sym);
+    }
+
+    /// Put bytes at the current address.
+    fn emit(&mut self, bytes: &[u8], text: &str) {
+        if bytes.is_empty() {
+            return;
+        }
+        let start = self.pc;
+        if !(0..=0xFFFF).contains(&start) || start + bytes.len() as i64 > 0x10000 {
+            let short: String = text.trim().chars().take(60).collect();
+            self.err(0, ErrorKind::AddressOverflow(short));
+        }
+        let mut overlap = None;
+        for (k, &b) in bytes.iter().enumerate() {
+            let a = start + k as i64;
+            if (0..=0xFFFF).contains(&a) {
+                let a = a as usize;
+                if self.written[a] && overlap.is_none() {
+                    overlap = Some(a as u16);
+                }
+                self.mem[a] = b;
+                self.written[a] = true;
+            }
+        }
+        if let Some(a) = overlap {
+            self.err(0, ErrorKind::Overlap(a));
+        }
+        // The statement's listing line is the last one (INCLUDE, which adds lines, emits nothing).
+        if let Some(entry) = self.listing.last_mut() {
+            entry.bytes.extend_from_slice(bytes);
+        }
+        if (0..=0xFFFF).contains(&start) {
+            self.map.push(MapEntry {
+                addr: start as u16,
+                file: self.here_file,
+                line: self.here_line,
+            });
+        }
+        self.pc += bytes.len() as i64;
+    }
+
+    /// Run the main file.
+    pub fn run(&mut self, main: usize) {
+        self.run_file(main);
+    }
+
+    fn run_file(&mut self, fid: usize) {
+        let file = Rc::clone(&self.ctx.files[fid]);
+        self.include_stack.push(fid);
+        let mut conds: Vec<Cond> = Vec::new();
+        for (li, line) in file.parsed.iter().enumerate() {
+            if self.ended {
+                break;
+            }
+            self.here_file = fid;
+            self.here_line = li as u32 + 1;
+            let active = conds.last().is_none_or(|c| c.active);
+            let start_pc = self.pc;
+            let entry = ListingLine {
+                file: fid,
+                line: li as u32 + 1,
+                addr: None,
+                bytes: Vec::new(),
+                timing: None,
+                value: None,
+                assembled: active,
+                text: file.lines[li].clone(),
+            };
+            let idx = self.listing.len();
+            self.listing.push(entry);
+            if let Some(kind) = line.stmt.cond_kind() {
+                if active {
+                    if let Some((_, col)) = &line.label {
+                        self.err(
+                            *col,
+                            ErrorKind::Syntax(
+                                "a label cannot stand on an IF/ELSE/ENDIF line".into(),
+                            ),
+                        );
+                    }
+                }
+                self.conditional(kind, &line.stmt, active, &mut conds);
+                continue;
+            }
+            if !active {
+                continue;
+            }
+            self.listing[idx].addr = u16::try_from(start_pc).ok();
+            self.statement(line, &file, idx);
+        }
+        for c in conds {
+            self.here_line = c.line;
+            self.here_file = fid;
+            self.err(0, ErrorKind::UnclosedIf);
+        }
+        self.include_stack.pop();
+    }
+
+    fn conditional(&mut self, kind: CondKind, stmt: &Stmt, active: bool, conds: &mut Vec<Cond>) {
+        // The condition's value (only computed where it matters).
+        let eval = |this: &mut Self| -> bool {
+            match stmt {
+                Stmt::If(ex) | Stmt::ElseIf(ex) => this.value(ex).is_some_and(|v| v != 0),
+                Stmt::IfDef { name, defined, .. } => {
+                    this.syms.contains_key(&this.qualify(name)) == *defined
+                }
+                Stmt::BadCond(_, e) => {
+                    this.line_err(e);
+                    false
+                }
+                _ => false,
+            }
+        };
+        match kind {
+            CondKind::If => {
+                let c = active && eval(self);
+                conds.push(Cond {
+                    parent: active,
+                    taken: c,
+                    active: c,
+                    seen_else: false,
+                    line: self.here_line,
+                });
+            }
+            CondKind::ElseIf | CondKind::Else => {
+                let Some(top) = conds.len().checked_sub(1) else {
+                    if active {
+                        self.err(0, ErrorKind::ElseWithoutIf);
+                    }
+                    return;
+                };
+                let (parent, taken, seen_else) =
+                    (conds[top].parent, conds[top].taken, conds[top].seen_else);
+                if seen_else && parent {
+                    self.err(0, ErrorKind::ElseAfterElse);
+                }
+                let now = parent && !taken && (kind == CondKind::Else || eval(self));
+                if kind == CondKind::ElseIf && !(parent && !taken) {
+                    if let Stmt::BadCond(_, e) = stmt {
+                        if parent {
+                            self.line_err(e);
+                        }
+                    }
+                }
+                let c = &mut conds[top];
+                c.active = now;
+                c.taken |= now;
+                c.seen_else |= kind == CondKind::Else;
+            }
+            CondKind::Endif => {
+                if conds.pop().is_none() && active {
+                    self.err(0, ErrorKind::EndifWithoutIf);
+                }
+                if let Stmt::BadCond(_, e) = stmt {
+                    if active {
+                        self.line_err(e);
+                    }
+                }
+            }
+        }
+    }
+
+    fn statement(&mut self, line: &Line, file: &SourceFile, idx: usize) {
+        if let Some((name, col)) = &line.label {
+            let full = self.qualify(name);
+            if let Stmt::Equ(ex) = &line.stmt {
+                self.defining = Some(full.clone());
+                let v = self.value(ex);
+                self.defining = None;
+                match v {
+                    Some(v) => {
+                        self.listing[idx].value = Some(v);
+                        self.define(full, *col, v, SymbolKind::Equ);
+                    }
+                    None => {
+                        self.unresolved.insert(full);
+                    }
+                }
+                return;
+            }
+            if !name.starts_with('.') {
+                self.scope = name.clone();
+            }
+            self.define(full, *col, self.pc, SymbolKind::Label);
+        }
+        let text = &file.lines[self.here_line as usize - 1];
+        match &line.stmt {
+            Stmt::Empty | Stmt::Equ(_) => {}
+            Stmt::Error(e) => self.line_err(e),
+            Stmt::BadCond(..)
+            | Stmt::If(_)
+            | Stmt::ElseIf(_)
+            | Stmt::IfDef { .. }
+            | Stmt::Else
+            | Stmt::Endif => {}
+            Stmt::End => self.ended = true,
+            Stmt::Org(ex) => {
+                if let Some(v) = self.value(ex) {
+                    if range_ok(v, 0, 0xFFFF) {
+                        self.pc = v;
+                        self.listing[idx].addr = Some(v as u16);
+                        self.first_org.get_or_insert(v as u16);
+                    } else {
+                        self.err(
+                            ex.col,
+                            ErrorKind::OutOfRange {
+                                what: "ORG address",
+                                range: "0..65535",
+                                value: v,
+                                text: ex.text.clone(),
+                            },
+                        );
+                    }
+                }
+            }
+            Stmt::Db(items) => {
+                let mut bytes = Vec::new();
+                for item in items {
+                    match item {
+                        Item::Bytes(b) => bytes.extend_from_slice(b),
+                        Item::Value(ex) => bytes.push(self.byte(ex, "byte value", -128, 255) as u8),
+                    }
+                }
+                self.emit(&bytes, text);
+            }
+            Stmt::Dw(items) => {
+                let mut bytes = Vec::new();
+                for ex in items {
+                    let v = self.byte(ex, "word value", -32768, 65535) as u16;
+                    bytes.extend_from_slice(&v.to_le_bytes());
+                }
+                self.emit(&bytes, text);
+            }
+            Stmt::Ds(count, fill) => {
+                let n = self.byte(count, "DS count", 0, 65536);
+                let f = fill
+                    .as_ref()
+                    .map(|f| self.byte(f, "DS fill byte", -128, 255))
+                    .unwrap_or(0) as u8;
+                self.emit(&vec![f; n as usize], text);
+            }
+            Stmt::Include { path, col } => self.include(path, *col, file),
+            Stmt::Incbin { path, col } => {
+                let full = file.path.parent().unwrap_or(Path::new("")).join(path);
+                match self.ctx.binary(&full) {
+                    Ok(bytes) => self.emit(&bytes, text),
+                    Err(reason) => {
+                        let path = normalize(&full).to_string_lossy().into_owned();
+                        self.err(*col, ErrorKind::Include { path, reason })
+                    }
+                }
+            }
+            Stmt::Instr {
+                mnemonic,
+                ops,
+                text,
+            } => {
+                if let Some((bytes, timing)) = self.instruction(mnemonic, ops, text) {
+                    self.listing[idx].timing = Some(timing);
+                    self.emit(&bytes, text);
+                }
+            }
+        }
+    }
+
+    /// Evaluate a data value and check its range; 0 when it has no value.
+    fn byte(&mut self, ex: &Ex, what: &'static str, lo: i64, hi: i64) -> i64 {
+        match self.value(ex) {
+            Some(v) if range_ok(v, lo, hi) => v,
+            Some(v) => {
+                let range = match (lo, hi) {
+                    (-128, 255) => "-128..255",
+                    (-32768, 65535) => "-32768..65535",
+                    _ => "0..65536",
+                };
+                self.err(
+                    ex.col,
+                    ErrorKind::OutOfRange {
+                        what,
+                        range,
+                        value: v,
+                        text: ex.text.clone(),
+                    },
+                );
+                0
+            }
+            None => 0,
+        }
+    }
+
+    fn include(&mut self, path: &str, col: u32, from: &SourceFile) {
+        let full = from.path.parent().unwrap_or(Path::new("")).join(path);
+        match self.ctx.source(&full) {
+            Ok(fid) => {
+                if self.include_stack.contains(&fid)
+                    || self.include_stack.len() >= MAX_INCLUDE_DEPTH
+                {
+                    let name = self.ctx.files[fid].name.clone();
+                    self.err(col, ErrorKind::IncludeRecursion(name));
+                    return;
+                }
+                let (f, l) = (self.here_file, self.here_line);
+                self.run_file(fid);
+                self.here_file = f;
+                self.here_line = l;
+            }
+            Err(reason) => {
+                let path = normalize(&full).to_string_lossy().into_owned();
+                self.err(col, ErrorKind::Include { path, reason });
+            }
+        }
+    }
+
+    fn instruction(
+        &mut self,
+        mnemonic: &str,
+        ops: &[super::parse::Operand],
+        text: &str,
+    ) -> Option<(Vec<u8>, Timing)> {
+        let enc = self.ctx.enc;
+        let kinds: Vec<&OperandKind> = ops.iter().map(|o| &o.kind).collect();
+        let matches = enc.find(mnemonic, &kinds);
+        if matches.is_empty() {
+            // A parenthesized number where an immediate would do? Say so.
+            let mut hint = String::new();
+            let relaxed: Vec<OperandKind> = ops
+                .iter()
+                .map(|o| match &o.kind {
+                    OperandKind::Mem(e) => OperandKind::Imm(e.clone()),
+                    k => k.clone(),
+                })
+                .collect();
+            if relaxed.iter().zip(ops).any(|(r, o)| *r != o.kind)
+                && !enc
+                    .find(mnemonic, &relaxed.iter().collect::<Vec<_>>())
+                    .is_empty()
+            {
+                hint = " (parentheses mean a memory operand; drop the outer parentheses for an immediate)".into();
+            }
+            let col = ops.first().map(|o| o.col).unwrap_or(0);
+            self.err(
+                col,
+                ErrorKind::InvalidOperands {
+                    mnemonic: mnemonic.to_string(),
+                    text: text.to_string(),
+                    hint,
+                },
+            );
+            return None;
+        }
+        // Operand values (None: no value or not a value operand).
+        let mut vals: Vec<Option<i64>> = Vec::with_capacity(ops.len());
+        for o in ops {
+            let v = match &o.kind {
+                OperandKind::Imm(e) | OperandKind::Mem(e) | OperandKind::Idx(_, e) => self.value(e),
+                OperandKind::Ind(_) => Some(0),
+                OperandKind::Reg(_) => None,
+            };
+            vals.push(v);
+        }
+        let literal_ok = |m: &super::encode::Match| {
+            enc.forms[m.form]
+                .pats
+                .iter()
+                .zip(&m.slots)
+                .all(|(p, s)| match (p, s) {
+                    (Pat::Num(n), Slot::User(k)) => vals[*k].is_none_or(|v| v == *n),
+                    _ => true,
+                })
+        };
+        let Some(m) = matches.iter().find(|m| literal_ok(m)) else {
+            // A number that is part of the opcode has a value no form takes.
+            let f0 = &enc.forms[matches[0].form];
+            let pos = f0
+                .pats
+                .iter()
+                .position(|p| matches!(p, Pat::Num(_)))
+                .unwrap_or(0);
+            let k = match matches[0].slots.get(pos) {
+                Some(Slot::User(k)) => *k,
+                _ => 0,
+            };
+            let mut allowed: Vec<i64> = matches
+                .iter()
+                .filter_map(|m| match enc.forms[m.form].pats.get(pos) {
+                    Some(Pat::Num(n)) => Some(*n),
+                    _ => None,
+                })
+                .collect();
+            allowed.sort();
+            allowed.dedup();
+            let hex = mnemonic == "RST";
+            let list: Vec<String> = allowed
+                .iter()
+                .map(|n| {
+                    if hex {
+                        format!("{n:02X}h")
+                    } else {
+                        n.to_string()
+                    }
+                })
+                .collect();
+            let (col, otext) = ops
+                .get(k)
+                .map(|o| (o.col, o.text.clone()))
+                .unwrap_or((0, String::new()));
+            self.err(
+                col,
+                ErrorKind::BadLiteral {
+                    mnemonic: mnemonic.to_string(),
+                    allowed: list.join(", "),
+                    value: vals.get(k).copied().flatten().unwrap_or(0),
+                    text: otext,
+                },
+            );
+            return None;
+        };
+        let form = &enc.forms[m.form];
+        // Which source operand feeds a part?
+        let operand_for = |want: &dyn Fn(&Pat) -> bool| -> Option<usize> {
+            form.pats.iter().zip(&m.slots).find_map(|(p, s)| match s {
+                Slot::User(k) if want(p) => Some(*k),
+                _ => None,
+            })
+        };
+        let mut bytes = Vec::with_capacity(form.len);
+        let end = self.pc + form.len as i64;
+        for part in &form.parts {
+            match part {
+                Part::Byte(b) => bytes.push(*b),
+                Part::Imm8 => {
+                    let k = operand_for(&|p| matches!(p, Pat::Imm8 | Pat::Mem8));
+                    let v = self.checked(ops, &vals, k, "8-bit value", "-128..255", -128, 255);
+                    bytes.push(v as u8);
+                }
+                Part::Imm16 => {
+                    let k = operand_for(&|p| matches!(p, Pat::Imm16 | Pat::Mem16));
+                    let v = self.checked(
+                        ops,
+                        &vals,
+                        k,
+                        "16-bit value",
+                        "-32768..65535",
+                        -32768,
+                        65535,
+                    );
+                    bytes.extend_from_slice(&(v as u16).to_le_bytes());
+                }
+                Part::Disp => {
+                    let k = operand_for(&|p| matches!(p, Pat::Idx(_)));
+                    let v =
+                        self.checked(ops, &vals, k, "index displacement", "-128..127", -128, 127);
+                    bytes.push(v as u8);
+                }
+                Part::Rel => {
+                    let k = operand_for(&|p| matches!(p, Pat::Rel));
+                    let off = match k.and_then(|k| vals[k]) {
+                        Some(target) => {
+                            let off = target.wrapping_sub(end);
+                            if !range_ok(off, -128, 127) {
+                                let o = &ops[k.unwrap_or(0)];
+                                self.err(
+                                    o.col,
+                                    ErrorKind::JumpOutOfRange {
+                                        text: o.text.clone(),
+                                        offset: off,
+                                    },
+                                );
+                                0
+                            } else {
+                                off
+                            }
+                        }
+                        None => 0,
+                    };
+                    bytes.push(off as u8);
+                }
+            }
+        }
+        Some((bytes, form.timing))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn checked(
+        &mut self,
+        ops: &[super::parse::Operand],
+        vals: &[Option<i64>],
+        k: Option<usize>,
+        what: &'static str,
+        range: &'static str,
+        lo: i64,
+        hi: i64,
+    ) -> i64 {
+        let Some(k) = k else { return 0 };
+        match vals[k] {
+            Some(v) if range_ok(v, lo, hi) => v,
+            Some(v) => {
+                let o = &ops[k];
+                let text = match &o.kind {
+                    OperandKind::Idx(_, e) => e.text.clone(),
+                    _ => o.text.clone(),
+                };
+                self.err(
+                    o.col,
+                    ErrorKind::OutOfRange {
+                        what,
+                        range,
+                        value: v,
+                        text,
+                    },
+                );
+                0
+            }
+            None => 0,
+        }
+    }
+
+    /// Turn the unknown references of a final pass into errors.
+    pub fn report_unknowns(&mut self) {
+        let unknowns = std::mem::take(&mut self.unknowns);
+        let mut seen = HashSet::new();
+        for u in unknowns {
+            let kind = if self.unresolved.contains(&u.name) {
+                match &u.defining {
+                    Some(d) => ErrorKind::Circular {
+                        name: d.clone(),
+                        via: u.name.clone(),
+                    },
+                    None => ErrorKind::UnresolvedSymbol(u.name.clone()),
+                }
+            } else {
+                ErrorKind::UndefinedSymbol(u.name.clone())
+            };
+            if seen.insert((u.file, u.line, u.col)) {
+                let file = self.ctx.files[u.file].name.clone();
+                self.errors.push((
+                    u.seq,
+                    AsmError {
+                        file,
+                        line: u.line,
+                        col: u.col,
+                        kind,
+                    },
+                ));
+            }
+        }
+    }
+
+    /// The errors in source order (as the lines were assembled).
+    pub fn take_errors(&mut self) -> Vec<AsmError> {
+        let mut errors = std::mem::take(&mut self.errors);
+        errors.sort_by_key(|(seq, e)| (*seq, e.col));
+        let mut out: Vec<AsmError> = errors.into_iter().map(|(_, e)| e).collect();
+        out.dedup();
+        out
+    }
+
+    pub fn symbols(&self) -> BTreeMap<String, Symbol> {
+        self.syms
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect()
+    }
+}
