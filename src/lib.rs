@@ -2,6 +2,9 @@
 //! a Sargon-style chess program that runs on it.
 
 pub mod asm;
+pub mod cli;
 pub mod cpm;
 pub mod disasm;
+pub mod firmware;
+pub mod machine;
 pub mod z80;

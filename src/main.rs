@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
+use z80chess::firmware::Build;
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -41,6 +42,27 @@ enum Command {
         #[arg(short = 'D', value_name = "NAME=VALUE")]
         define: Vec<String>,
     },
+    /// Count move paths (perft), computed by the Z80 firmware.
+    Perft {
+        /// The position (default: the starting position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Depth in plies.
+        #[arg(long, default_value_t = 3)]
+        depth: u8,
+        /// Count below each legal move.
+        #[arg(long)]
+        divide: bool,
+        /// Which firmware.
+        #[arg(long, value_enum, default_value_t = Build::Article)]
+        build: Build,
+    },
+    /// Assemble every firmware build from asm/ into roms/ (or only check with --check).
+    Roms {
+        /// Only compare roms/ with what asm/ assembles to.
+        #[arg(long)]
+        check: bool,
+    },
     /// Disassemble a binary image.
     Disasm {
         /// The image.
@@ -76,6 +98,15 @@ fn main() -> ExitCode {
             z80chess::asm::cli(&source, &output, sym.as_deref(), lst.as_deref(), map.as_deref(), &define)
         }
         Command::Disasm { image, org, sym } => z80chess::disasm::cli(&image, org, sym.as_deref()),
+        Command::Perft { fen, depth, divide, build } => z80chess::cli::perft::cli(fen.as_deref(), depth, divide, build),
+        Command::Roms { check } => {
+            let root = if std::path::Path::new(z80chess::firmware::rom::MAIN).exists() {
+                PathBuf::from(".")
+            } else {
+                PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            };
+            z80chess::firmware::rom::cli(&root, check)
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,136 @@
+; ===========================================================================
+; io.asm: the host <-> firmware protocol. The one place the port map and the
+; command set are defined (src/firmware/protocol.rs mirrors it).
+;
+; PORTS (low address byte; the high byte is ignored)
+;   00h PDATA   IN : the next byte from the host
+;               OUT: the next byte to the host
+;   01h PSTAT   IN : bit 0 = a byte from the host is waiting
+;                    bit 1 = the host asks the search to stop ("move now")
+;   FFh PEXIT   OUT: reserved for routine tests: the machine stops, A = code
+;
+; The firmware polls PSTAT before every PDATA read (GETB): a machine whose host
+; has nothing to say stops there until it has.
+;
+; COMMANDS: one ASCII byte, then its arguments. Every reply starts with a status
+; byte: 00h = done, anything else is an error code (table below) and ends the
+; reply. Squares are mailbox indices (a1 = 21, h1 = 28, a8 = 91, h8 = 98).
+; A promotion byte is 0 (none) or the piece type 2..5 (N B R Q).
+;
+;   'I'                 identify  -> 00 'Z' BUILD VERSION
+;   'N'                 new game (initial position, White to move) -> 00
+;   'S' b[64] side ep   set up: 64 piece bytes a1,b1..h8 (board format below),
+;                       side 00h/80h, ep = en-passant target square or 0 -> 00
+;                       (a rejected set-up leaves the old position untouched)
+;   'B'                 board -> 00 b[64] side ep
+;   'L'                 legal moves -> 00 n (from to promo)*n
+;   'K'                 status -> 00 incheck(0/1) nlegal
+;   'M' from to promo   play a move -> 00
+;   'U'                 take back the last move played with 'M' -> 00
+;   'P' depth           perft (legal move paths) -> 00 count(4 bytes, LE)
+;
+; ERROR CODES
+ENOMOVE EQU     01h             ; the move is not one of the position's moves
+EINCHK  EQU     02h             ; the move would leave the mover's king in check
+EHFULL  EQU     03h             ; the game history is full
+ENOUNDO EQU     04h             ; nothing to take back
+EPIECE  EQU     05h             ; set-up: a byte is not a piece
+EKINGS  EQU     06h             ; set-up: not exactly one king per side
+EPAWN   EQU     07h             ; set-up: a pawn on the first or last rank
+EEPSQ   EQU     08h             ; set-up: impossible en-passant square
+ECHECK  EQU     09h             ; set-up: the side not to move is in check
+EDEPTH  EQU     0Ah             ; perft: depth beyond PMAXD
+EOVFLW  EQU     0Bh             ; a move list overflowed MLIST
+ESTACK  EQU     0Ch             ; the stack reached STKLIM
+EUNKNWN EQU     0FFh            ; unknown command (the byte follows)
+; ===========================================================================
+
+PDATA   EQU     00h
+PSTAT   EQU     01h
+PEXIT   EQU     0FFh
+VERSION EQU     1
+
+; GETB: wait for the host's next byte.
+;   out: A = byte   clobbers: F   cost: 33 T when a byte is waiting
+GETB:   IN      A,(PSTAT)
+        RRCA
+        JR      NC,GETB
+        IN      A,(PDATA)
+        RET
+
+; PUTB: send A to the host.   clobbers: -   cost: 21 T
+PUTB:   OUT     (PDATA),A
+        RET
+
+; PUTOK: send status 00h.   clobbers: A
+PUTOK:  XOR     A
+        JR      PUTB
+
+; ---------------------------------------------------------------------------
+; CMDLP: read a command byte and run its handler; handlers RET back here.
+; An error anywhere below may `JP CMDERR` with A = code: the stack is reset.
+; ---------------------------------------------------------------------------
+CMDLP:  LD      SP,STACK
+        LD      HL,CMDLP
+        PUSH    HL
+        LD      (CMDSP),SP      ; (CMDSP) holds the return address CMDLP
+        LD      HL,MLIST        ; every command starts with empty move lists
+        LD      (MLNXT),HL
+        XOR     A
+        LD      (OVFLW),A
+        CALL    GETB
+        LD      C,A
+        LD      HL,CMDTAB
+.find:  LD      A,(HL)
+        OR      A
+        JR      Z,.unkn
+        INC     HL
+        CP      C
+        JR      Z,.found
+        INC     HL
+        INC     HL
+        JR      .find
+.found: LD      A,(HL)
+        INC     HL
+        LD      H,(HL)
+        LD      L,A
+        JP      (HL)
+.unkn:  LD      A,EUNKNWN
+        CALL    PUTB
+        LD      A,C
+        JP      PUTB
+
+; CMDERR: abandon the command with error code A.
+CMDERR: LD      SP,(CMDSP)
+        JP      PUTB
+
+CMDTAB: DB      'I'
+        DW      CIDENT
+        DB      'N'
+        DW      CNEW
+        DB      'S'
+        DW      CSETUP
+        DB      'B'
+        DW      CBOARD
+        DB      'L'
+        DW      CLIST
+        DB      'K'
+        DW      CSTAT
+        DB      'M'
+        DW      CMOVE
+        DB      'U'
+        DW      CUNDO
+        DB      'P'
+        DW      CPERFT
+        DB      0
+
+CIDENT: CALL    PUTOK
+        LD      A,'Z'
+        CALL    PUTB
+        LD      A,BUILD
+        CALL    PUTB
+        LD      A,VERSION
+        JP      PUTB
+
+CNEW:   CALL    INITBD
+        JP      PUTOK

@@ -1,0 +1,84 @@
+; ===========================================================================
+; z80chess firmware: a Sargon-style chess program for a period Z80 machine.
+;
+; Copyright the z80chess developers. GPL-3.0-or-later.
+; Written for this project in the manner of the Spracklens' Sargon (1978);
+; none of the original code is reproduced.
+;
+; MEMORY MAP (16 KiB ROM, 8 KiB RAM; everything else is unmapped)
+;
+;   0000h-3FFFh  ROM   code and constant tables
+;   4000h-40FFh  RAM   BOARD: the 10x12 mailbox, one page, so H = BOARD>>8
+;                      and L = square index address any square
+;   4100h-41FFh  RAM   variables (VARS) and the set-up staging buffer
+;   4200h-46FFh  RAM   HIST: the game's moves, 6-byte entries (213 plies)
+;   4700h-5AFFh  RAM   MLIST: move lists of all plies, stacked (853 entries)
+;   5B00h-5FFFh  RAM   the stack (1.25 KiB, grows down from 6000h)
+;
+; The host talks to the firmware only through the ports of io.asm.
+;
+; BUILD SWITCHES (assemble with -D NAME=VALUE)
+;   BUILD       1 = article (default), 2 = 1978
+; ===========================================================================
+
+        IFNDEF BUILD
+BUILD   EQU     1
+        ENDIF
+
+B_ARTICLE EQU   1
+B_1978    EQU   2
+
+ROMTOP  EQU     4000h           ; first byte after the ROM
+RAMBOT  EQU     4000h
+RAMTOP  EQU     6000h           ; first byte after the RAM
+
+BOARD   EQU     4000h           ; must be page aligned
+BPAGE   EQU     BOARD >> 8
+VARS    EQU     4100h
+HIST    EQU     4200h
+HISTEND EQU     4700h
+MLIST   EQU     4700h
+MLENDH  EQU     5Bh             ; ADMOVE: an entry ending in page 5Bh overflows
+STKLIM  EQU     5B40h           ; recursion stops with an error below this
+STACK   EQU     RAMTOP
+
+; ---------------------------------------------------------------------------
+; Reset: set the stack, the initial position, then serve the host forever.
+; ---------------------------------------------------------------------------
+        ORG     0000h
+RESET:  DI
+        LD      SP,STACK
+        JP      START
+
+        ORG     0038h
+RST38:  RETI                    ; no interrupts are used
+
+        ORG     0066h
+NMI:    RETN
+
+        ORG     0080h
+START:  CALL    CLRRAM
+        CALL    INITBD
+        JP      CMDLP
+
+; CLRRAM: zero all RAM below the stack.
+;   out: -   clobbers: A, BC, DE, HL   cost: 21 T per byte
+CLRRAM: LD      HL,RAMBOT
+        LD      DE,RAMBOT+1
+        LD      BC,STKLIM-RAMBOT-1
+        LD      (HL),0
+        LDIR
+        RET
+
+        INCLUDE "vars.asm"
+        INCLUDE "io.asm"
+        INCLUDE "board.asm"
+        INCLUDE "movegen.asm"
+        INCLUDE "make.asm"
+        INCLUDE "attack.asm"
+        INCLUDE "perft.asm"
+
+ROMEND:
+        IF      ROMEND > ROMTOP
+        ERROR   "the firmware does not fit in 16 KiB of ROM"
+        ENDIF

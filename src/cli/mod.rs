@@ -1,0 +1,2 @@
+//! Front-end commands that need more than a line in `main.rs`.
+pub mod perft;

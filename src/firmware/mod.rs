@@ -1,0 +1,242 @@
+//! The host side of the firmware: which ROM, the port protocol as typed commands, and the
+//! conversion between chess notation (shakmaty) and the firmware's board bytes.
+//!
+//! The host never chooses or generates a move: it sends positions and moves, and reads what the
+//! Z80 answers. The protocol itself is defined in `asm/io.asm`; [`protocol`] mirrors it.
+
+pub mod board;
+pub mod protocol;
+pub mod rom;
+
+use crate::machine::{Machine, RomError, StopReason};
+use crate::z80::TStates;
+pub use board::{mailbox, square_of, FwMove};
+use protocol::*;
+use shakmaty::{Chess, Position};
+use std::fmt;
+use thiserror::Error;
+
+/// Which program the ROM holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum Build {
+    /// The rules of the Spracklens' BYTE article.
+    Article,
+    /// The published 1978 program's choices.
+    #[value(name = "1978")]
+    B1978,
+}
+
+impl Build {
+    pub const ALL: [Build; 2] = [Build::Article, Build::B1978];
+
+    /// The value of the `BUILD` switch in `asm/main.asm`.
+    pub fn switch(self) -> i64 {
+        match self {
+            Build::Article => 1,
+            Build::B1978 => 2,
+        }
+    }
+    /// The file stem in `roms/`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Build::Article => "article",
+            Build::B1978 => "1978",
+        }
+    }
+    /// The ROM image shipped in `roms/` (a test keeps it equal to what `asm/` assembles to).
+    pub fn rom(self) -> &'static [u8] {
+        match self {
+            Build::Article => include_bytes!("../../roms/article.bin"),
+            Build::B1978 => include_bytes!("../../roms/1978.bin"),
+        }
+    }
+    /// Its symbol file.
+    pub fn symbols(self) -> &'static str {
+        match self {
+            Build::Article => include_str!("../../roms/article.sym"),
+            Build::B1978 => include_str!("../../roms/1978.sym"),
+        }
+    }
+}
+
+impl fmt::Display for Build {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What went wrong between host and firmware.
+#[derive(Debug, Error)]
+pub enum FirmwareError {
+    #[error(transparent)]
+    Rom(#[from] RomError),
+    #[error("the firmware stopped unexpectedly during '{command}': {reason}")]
+    Stopped { command: char, reason: String },
+    #[error("the firmware refused '{command}': {reason} (code {code:02X}h)")]
+    Rejected { command: char, code: u8, reason: &'static str },
+    #[error("the firmware's reply to '{command}' is malformed: {detail}")]
+    Protocol { command: char, detail: String },
+    #[error("{0}")]
+    Position(String),
+}
+
+/// The answer of a perft run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Perft {
+    pub nodes: u64,
+    pub tstates: TStates,
+}
+
+/// A reset machine running one build's firmware, waiting for commands.
+pub struct Engine {
+    pub machine: Machine,
+    pub build: Build,
+}
+
+impl Engine {
+    /// Boot `build`'s ROM and check that the firmware identifies itself.
+    pub fn new(build: Build) -> Result<Engine, FirmwareError> {
+        Engine::with_rom(build, build.rom())
+    }
+
+    /// Boot a given ROM image (for tests of freshly assembled code).
+    pub fn with_rom(build: Build, rom: &[u8]) -> Result<Engine, FirmwareError> {
+        let mut e = Engine { machine: Machine::new(rom)?, build };
+        let reply = e.command(CMD_IDENT, &[])?;
+        if reply.len() != 3 || reply[0] != b'Z' {
+            return Err(FirmwareError::Protocol { command: 'I', detail: format!("identity {reply:02X?}") });
+        }
+        if reply[1] as i64 != build.switch() {
+            return Err(FirmwareError::Protocol {
+                command: 'I',
+                detail: format!("the ROM is build {}, not {} ({})", reply[1], build.switch(), build),
+            });
+        }
+        Ok(e)
+    }
+
+    /// T-states the machine has run since reset.
+    pub fn tstates(&self) -> TStates {
+        self.machine.cpu.t
+    }
+
+    /// Send one command and run the firmware until it waits for the host again; the reply
+    /// without its status byte, or the refusal.
+    pub fn command(&mut self, cmd: u8, args: &[u8]) -> Result<Vec<u8>, FirmwareError> {
+        let command = cmd as char;
+        self.machine.take_output();
+        self.machine.send(&[cmd]);
+        self.machine.send(args);
+        loop {
+            match self.machine.run(u64::MAX) {
+                StopReason::InputNeeded if self.machine.pending_input() == 0 => break,
+                StopReason::InputNeeded => continue,
+                other => return Err(FirmwareError::Stopped { command, reason: format!("{other:?}") }),
+            }
+        }
+        let mut out = self.machine.take_output();
+        if out.is_empty() {
+            return Err(FirmwareError::Protocol { command, detail: "no reply".into() });
+        }
+        let status = out.remove(0);
+        if status != 0 {
+            return Err(FirmwareError::Rejected { command, code: status, reason: error_text(status) });
+        }
+        Ok(out)
+    }
+
+    /// The initial position.
+    pub fn new_game(&mut self) -> Result<(), FirmwareError> {
+        self.command(CMD_NEW, &[]).map(drop)
+    }
+
+    /// Set up `pos` (moved/castled bits by the convention of [`board::encode`]).
+    pub fn set_position(&mut self, pos: &Chess) -> Result<(), FirmwareError> {
+        let setup = board::encode(pos);
+        let mut args = setup.squares.to_vec();
+        args.push(setup.side);
+        args.push(setup.ep);
+        self.command(CMD_SETUP, &args).map(drop)
+    }
+
+    /// The firmware's board: 64 bytes a1..h8, side (00h/80h), en-passant target (0 = none).
+    pub fn board(&mut self) -> Result<board::Setup, FirmwareError> {
+        let r = self.command(CMD_BOARD, &[])?;
+        if r.len() != 66 {
+            return Err(FirmwareError::Protocol { command: 'B', detail: format!("{} bytes, not 66", r.len()) });
+        }
+        let mut squares = [0u8; 64];
+        squares.copy_from_slice(&r[..64]);
+        Ok(board::Setup { squares, side: r[64], ep: r[65] })
+    }
+
+    /// The legal moves, in the firmware's generation order.
+    pub fn legal_moves(&mut self) -> Result<Vec<FwMove>, FirmwareError> {
+        let r = self.command(CMD_LIST, &[])?;
+        let n = *r.first().ok_or(FirmwareError::Protocol { command: 'L', detail: "no count".into() })? as usize;
+        if r.len() != 1 + 3 * n {
+            return Err(FirmwareError::Protocol {
+                command: 'L',
+                detail: format!("{} bytes for {} moves", r.len(), n),
+            });
+        }
+        Ok(r[1..].chunks(3).map(|c| FwMove { from: c[0], to: c[1], promo: c[2] }).collect())
+    }
+
+    /// (in check, number of legal moves) of the side to move.
+    pub fn status(&mut self) -> Result<(bool, u8), FirmwareError> {
+        let r = self.command(CMD_STATUS, &[])?;
+        match r[..] {
+            [c, n] => Ok((c != 0, n)),
+            _ => Err(FirmwareError::Protocol { command: 'K', detail: format!("{r:02X?}") }),
+        }
+    }
+
+    /// Play a move (the firmware checks it).
+    pub fn play(&mut self, m: FwMove) -> Result<(), FirmwareError> {
+        self.command(CMD_MOVE, &[m.from, m.to, m.promo]).map(drop)
+    }
+
+    /// Take back the last move played.
+    pub fn undo(&mut self) -> Result<(), FirmwareError> {
+        self.command(CMD_UNDO, &[]).map(drop)
+    }
+
+    /// Count the legal move paths of length `depth`, in the Z80.
+    pub fn perft(&mut self, depth: u8) -> Result<Perft, FirmwareError> {
+        let t0 = self.tstates();
+        let r = self.command(CMD_PERFT, &[depth])?;
+        let bytes: [u8; 4] = r[..]
+            .try_into()
+            .map_err(|_| FirmwareError::Protocol { command: 'P', detail: format!("{r:02X?}") })?;
+        Ok(Perft { nodes: u32::from_le_bytes(bytes) as u64, tstates: self.tstates() - t0 })
+    }
+
+    /// Perft below each legal move (`--divide`): (move, nodes), in generation order.
+    pub fn divide(&mut self, depth: u8) -> Result<Vec<(FwMove, u64)>, FirmwareError> {
+        let mut out = Vec::new();
+        for m in self.legal_moves()? {
+            self.play(m)?;
+            let n = self.perft(depth.saturating_sub(1))?.nodes;
+            self.undo()?;
+            out.push((m, n));
+        }
+        Ok(out)
+    }
+}
+
+/// Parse a FEN into a legal position; errors name the field or the rule broken.
+pub fn parse_fen(fen: &str) -> Result<Chess, FirmwareError> {
+    let parsed: shakmaty::fen::Fen = fen
+        .trim()
+        .parse()
+        .map_err(|e: shakmaty::fen::ParseFenError| FirmwareError::Position(format!("bad FEN '{fen}': {e}")))?;
+    parsed
+        .into_position(shakmaty::CastlingMode::Standard)
+        .map_err(|e| FirmwareError::Position(format!("impossible position '{fen}': {e}")))
+}
+
+/// The position's moves in the firmware's terms, from shakmaty (for cross-checks).
+pub fn reference_moves(pos: &Chess) -> Vec<FwMove> {
+    pos.legal_moves().iter().map(|m| FwMove::from_move(m)).collect()
+}

@@ -1,0 +1,32 @@
+//! The port protocol's command bytes and error codes, mirroring `asm/io.asm`
+//! (a test reads the firmware's symbol file and checks every value here).
+
+pub const CMD_IDENT: u8 = b'I';
+pub const CMD_NEW: u8 = b'N';
+pub const CMD_SETUP: u8 = b'S';
+pub const CMD_BOARD: u8 = b'B';
+pub const CMD_LIST: u8 = b'L';
+pub const CMD_STATUS: u8 = b'K';
+pub const CMD_MOVE: u8 = b'M';
+pub const CMD_UNDO: u8 = b'U';
+pub const CMD_PERFT: u8 = b'P';
+
+/// (code, symbol in io.asm, meaning)
+pub const ERRORS: &[(u8, &str, &str)] = &[
+    (0x01, "ENOMOVE", "the move is not one of the position's moves"),
+    (0x02, "EINCHK", "the move would leave the mover's king in check"),
+    (0x03, "EHFULL", "the game history is full"),
+    (0x04, "ENOUNDO", "nothing to take back"),
+    (0x05, "EPIECE", "set-up: a byte is not a piece"),
+    (0x06, "EKINGS", "set-up: not exactly one king per side"),
+    (0x07, "EPAWN", "set-up: a pawn on the first or last rank"),
+    (0x08, "EEPSQ", "set-up: impossible en-passant square"),
+    (0x0A, "EDEPTH", "perft: depth beyond the firmware's limit (PMAXD)"),
+    (0x0B, "EOVFLW", "a move list overflowed MLIST or the stack reached its limit"),
+    (0xFF, "EUNKNWN", "unknown command"),
+];
+
+/// The meaning of a firmware error code.
+pub fn error_text(code: u8) -> &'static str {
+    ERRORS.iter().find(|e| e.0 == code).map(|e| e.2).unwrap_or("an error code the host does not know")
+}
