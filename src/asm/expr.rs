@@ -316,6 +316,27 @@ impl<'a> Parser<'a> {
                 ))
             }
             Tok::LParen => self.paren(t.col),
+            // `%1010`: binary, when `%` is glued to binary digits where a value is expected.
+            Tok::Op(Op::Percent) => match self.toks.get(self.pos) {
+                Some(
+                    n @ Token {
+                        tok: Tok::Num(_), ..
+                    },
+                ) if n.start == t.end => {
+                    let digits = self.text_of(n);
+                    self.pos += 1;
+                    match u64::from_str_radix(digits, 2) {
+                        Ok(v) if digits.bytes().all(|b| b == b'0' || b == b'1') => {
+                            Ok((Expr::Num(v as i64), 1))
+                        }
+                        _ => Err(LineError::new(
+                            t.col,
+                            ErrorKind::BadNumber(format!("%{digits}")),
+                        )),
+                    }
+                }
+                _ => Err(LineError::syntax(t.col, "unexpected '%' in expression")),
+            },
             _ => Err(LineError::syntax(
                 t.col,
                 format!("unexpected '{}' in expression", self.text_of(t)),
@@ -409,6 +430,10 @@ mod tests {
             ("1<<64", 0),
             ("-8>>1", -4),
             ("(1<2)+(2<1)", 1),
+            ("%1010", 10),
+            ("%11%2", 1),
+            ("7 % %11", 1),
+            ("-%100", -4),
         ] {
             assert_eq!(ev(s), Ok(v), "{s}");
         }
@@ -425,7 +450,9 @@ mod tests {
             Err(EvalError::Error(ErrorKind::DivisionByZero(_)))
         ));
         assert!(matches!(ev("zz+1"), Err(EvalError::Unknown { ref name, col: 1 }) if name == "zz"));
-        for bad in ["1+", "(1", "1)", "()", "1 2", "a+b", "'ab'", ",", "x+(3*)"] {
+        for bad in [
+            "%12", "% 101", "%", "1+", "(1", "1)", "()", "1 2", "a+b", "'ab'", ",", "x+(3*)",
+        ] {
             assert!(ev(bad).is_err(), "{bad}");
         }
         let deep = "(".repeat(500) + "1" + &")".repeat(500);

@@ -1,7 +1,6 @@
 //! Splitting one source line into tokens.
 //!
-//! Numbers: `255`, `0FFh`, `$FF`, `0xFF`, `%1010` (where a value is expected), `0b1010`,
-//! `1010b`, `17o`/`17q` (octal), `99d` (decimal). `$` alone is the current address.
+//! Numbers: `255`, `0FFh`, `$FF`, `0xFF`, `0b1010`, `1010b`, `17o`/`17q` (octal), `99d` (decimal). `$` alone is the current address.
 //! Strings and character literals use `'` or `"`; a doubled quote stands for itself
 //! (`'it''s'`); there are no backslash escapes. `;` starts a comment. `AF'` is one token.
 
@@ -116,11 +115,6 @@ pub fn lex(line: &str) -> Result<Vec<Token>, LineError> {
         if c == ';' {
             break;
         }
-        // Does the previous token end a value (so `%` is an operator)?
-        let after_value = matches!(
-            out.last().map(|t| &t.tok),
-            Some(Tok::Num(_) | Tok::Ident(_) | Tok::Str(_) | Tok::Dollar | Tok::RParen)
-        );
         let peek = |k: usize| chars.get(k).map(|&(_, c)| c);
         let push = |tok: Tok, n_chars: usize, out: &mut Vec<Token>| {
             out.push(Token {
@@ -174,23 +168,6 @@ pub fn lex(line: &str) -> Result<Vec<Token>, LineError> {
                 let v = v.ok_or_else(|| LineError::new(col, ErrorKind::BadNumber(text.into())))?;
                 push(Tok::Num(v), j - i, &mut out);
             }
-            i = j;
-            continue;
-        }
-        if c == '%' && !after_value && matches!(peek(i + 1), Some('0' | '1')) {
-            let mut j = i + 1;
-            while j < chars.len() && (chars[j].1.is_ascii_alphanumeric() || chars[j].1 == '_') {
-                j += 1;
-            }
-            let text = &line[start..byte_at(j)];
-            let digits = &text[1..];
-            let v = if digits.chars().all(|c| c == '0' || c == '1') {
-                u64::from_str_radix(digits, 2).ok().map(|v| v as i64)
-            } else {
-                None
-            };
-            let v = v.ok_or_else(|| LineError::new(col, ErrorKind::BadNumber(text.into())))?;
-            push(Tok::Num(v), j - i, &mut out);
             i = j;
             continue;
         }
@@ -290,7 +267,6 @@ mod tests {
             ("$FF", 255),
             ("0xFF", 255),
             ("0XfF", 255),
-            ("%1010", 10),
             ("0b1010", 10),
             ("1010b", 10),
             ("0Bh", 11),
@@ -301,22 +277,9 @@ mod tests {
         ] {
             assert_eq!(toks(s), vec![Tok::Num(v)], "{s}");
         }
-        for bad in ["0FG", "12x", "$FG", "%12", "0x", "99999999999999999999999"] {
+        for bad in ["0FG", "12x", "$FG", "0x", "99999999999999999999999"] {
             assert!(lex(bad).is_err(), "{bad}");
         }
-    }
-
-    #[test]
-    fn percent_is_modulo_after_a_value() {
-        assert_eq!(
-            toks("7%10"),
-            vec![Tok::Num(7), Tok::Op(Op::Percent), Tok::Num(10)]
-        );
-        assert_eq!(
-            toks("x % 1"),
-            vec![Tok::Ident("x".into()), Tok::Op(Op::Percent), Tok::Num(1)]
-        );
-        assert_eq!(toks("(%11)"), vec![Tok::LParen, Tok::Num(3), Tok::RParen]);
     }
 
     #[test]

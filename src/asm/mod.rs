@@ -366,8 +366,10 @@ pub fn assemble_with(
         }
     };
     let mut prev: HashMap<String, i64> = HashMap::new();
-    let mut older: HashMap<String, i64> = HashMap::new();
-    for n in 1..=MAX_PASSES {
+    let main_name = ctx.files[main_id].name.clone();
+    let mut n = 0;
+    loop {
+        n += 1;
         let mut p = Pass::new(&mut ctx, &prev);
         p.run(main_id);
         let values = p.values();
@@ -398,27 +400,32 @@ pub fn assemble_with(
                 passes: n,
             });
         }
+        if n == MAX_PASSES {
+            // Name a symbol that is still moving, at its definition.
+            let mut moving: Vec<&String> = values
+                .iter()
+                .filter(|(k, v)| prev.get(*k) != Some(v))
+                .map(|(k, _)| k)
+                .collect();
+            moving.sort();
+            let name = moving.first().map(|s| s.to_string()).unwrap_or_default();
+            let (file, line) = p
+                .definition(&name)
+                .unwrap_or_else(|| (main_name.clone(), 0));
+            let kind = ErrorKind::NotConverged {
+                passes: MAX_PASSES,
+                name,
+            };
+            return Err(vec![AsmError {
+                file,
+                line,
+                col: 1,
+                kind,
+            }]);
+        }
         drop(p);
-        older = std::mem::replace(&mut prev, values);
+        prev = values;
     }
-    // Name a symbol that is still moving.
-    let mut moving: Vec<&String> = prev
-        .iter()
-        .filter(|(k, v)| older.get(*k) != Some(v))
-        .map(|(k, _)| k)
-        .collect();
-    moving.sort();
-    let name = moving.first().map(|s| s.to_string()).unwrap_or_default();
-    let file = ctx.files[main_id].name.clone();
-    Err(vec![AsmError {
-        file,
-        line: 0,
-        col: 0,
-        kind: ErrorKind::NotConverged {
-            passes: MAX_PASSES,
-            name,
-        },
-    }])
 }
 
 /// Assemble a file from the file system. `defines` are `(NAME, value)` pairs, like `-D`.

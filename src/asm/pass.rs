@@ -418,24 +418,32 @@ impl<'c, 'l> Pass<'c, 'l> {
         self.include_stack.pop();
     }
 
-    fn conditional(&mut self, kind: CondKind, stmt: &Stmt, active: bool, conds: &mut Vec<Cond>) {
-        // The condition's value (only computed where it matters).
-        let eval = |this: &mut Self| -> bool {
-            match stmt {
-                Stmt::If(ex) | Stmt::ElseIf(ex) => this.value(ex).is_some_and(|v| v != 0),
-                Stmt::IfDef { name, defined, .. } => {
-                    this.syms.contains_key(&this.qualify(name)) == *defined
-                }
-                Stmt::BadCond(_, e) => {
-                    this.line_err(e);
-                    false
-                }
-                _ => false,
+    /// The value of an IF/ELSEIF/IFDEF/IFNDEF condition (false when it has none).
+    fn cond_value(&mut self, stmt: &Stmt) -> bool {
+        match stmt {
+            Stmt::If(ex) | Stmt::ElseIf(ex) => self.value(ex).is_some_and(|v| v != 0),
+            Stmt::IfDef { name, defined, .. } => {
+                self.syms.contains_key(&self.qualify(name)) == *defined
             }
+            _ => false,
+        }
+    }
+
+    fn conditional(&mut self, kind: CondKind, stmt: &Stmt, active: bool, conds: &mut Vec<Cond>) {
+        // Is the block this directive belongs to assembled? (A malformed directive is only
+        // reported there, as in a false block nothing but the nesting is looked at.)
+        let outer = match kind {
+            CondKind::If => active,
+            _ => conds.last().map_or(active, |c| c.parent),
         };
+        if let Stmt::BadCond(_, e) = stmt {
+            if outer {
+                self.line_err(e);
+            }
+        }
         match kind {
             CondKind::If => {
-                let c = active && eval(self);
+                let c = active && self.cond_value(stmt);
                 conds.push(Cond {
                     parent: active,
                     taken: c,
@@ -456,14 +464,7 @@ impl<'c, 'l> Pass<'c, 'l> {
                 if seen_else && parent {
                     self.err(0, ErrorKind::ElseAfterElse);
                 }
-                let now = parent && !taken && (kind == CondKind::Else || eval(self));
-                if kind == CondKind::ElseIf && !(parent && !taken) {
-                    if let Stmt::BadCond(_, e) = stmt {
-                        if parent {
-                            self.line_err(e);
-                        }
-                    }
-                }
+                let now = parent && !taken && (kind == CondKind::Else || self.cond_value(stmt));
                 let c = &mut conds[top];
                 c.active = now;
                 c.taken |= now;
@@ -472,11 +473,6 @@ impl<'c, 'l> Pass<'c, 'l> {
             CondKind::Endif => {
                 if conds.pop().is_none() && active {
                     self.err(0, ErrorKind::EndifWithoutIf);
-                }
-                if let Stmt::BadCond(_, e) = stmt {
-                    if active {
-                        self.line_err(e);
-                    }
                 }
             }
         }
@@ -875,6 +871,12 @@ impl<'c, 'l> Pass<'c, 'l> {
         let mut out: Vec<AsmError> = errors.into_iter().map(|(_, e)| e).collect();
         out.dedup();
         out
+    }
+
+    /// Where a symbol was defined in this pass: (file name, line).
+    pub fn definition(&self, name: &str) -> Option<(String, u32)> {
+        let s = self.syms.get(name)?;
+        Some((self.ctx.files[s.file?].name.clone(), s.line))
     }
 
     pub fn symbols(&self) -> BTreeMap<String, Symbol> {

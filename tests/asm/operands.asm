@@ -1,0 +1,57 @@
+; Operand shapes: (expr) as a whole operand is memory, anything else is immediate.
+        org 0
+OFF     equ -3
+        ld a,(5)                        ; => 3A 05 00
+        ld a,(5)+1                      ; => 3E 06
+        ld a,5*(2+1)                    ; => 3E 0F
+        ld a,(2)*(3)                    ; => 3E 06
+        ld hl,(1234h)                   ; => 2A 34 12
+        ld hl,1234h                     ; => 21 34 12
+        ld (1234h),a                    ; => 32 34 12
+        ld (1234h),sp                   ; => ED 73 34 12
+        jp (hl)                         ; => E9
+        jp (ix)                         ; => DD E9
+        jp (iy)                         ; => FD E9
+        ld (ix+5),a                     ; => DD 77 05
+        ld (ix-5),a                     ; => DD 77 FB
+        ld (ix+OFF),a                   ; => DD 77 FD
+        ld (ix-OFF),a                   ; => DD 77 03
+        ld (iy+OFF+1),b                 ; => FD 70 FE
+        ld (ix + 2*3 - 1),c             ; => DD 71 05
+        ld a,(ix)                       ; => DD 7E 00
+        ld (iy),7                       ; => FD 36 00 07
+        ld (ix-128),127                 ; => DD 36 80 7F
+        ld (ix+127),-128                ; => DD 36 7F 80
+        inc (ix+1)                      ; => DD 34 01
+        bit 7,(iy-1)                    ; => FD CB FF 7E
+        res 0,(ix)                      ; => DD CB 00 86
+        ld a,-128                       ; => 3E 80
+        ld a,255                        ; => 3E FF
+        ld bc,-32768                    ; => 01 00 80
+        ld bc,65535                     ; => 01 FF FF
+        in a,(0FEh)                     ; => DB FE
+        in a,(c)                        ; => ED 78
+        out (0FEh),a                    ; => D3 FE
+        out (c),a                       ; => ED 79
+        ex (sp),hl                      ; => E3
+        ex (sp),ix                      ; => DD E3
+        ld sp,hl                        ; => F9
+        ld a,i                          ; => ED 57
+        ld r,a                          ; => ED 4F
+; Aliases.
+        in (c)                          ; => ED 70
+        in f,(c)                        ; => ED 70
+        sub a,b                         ; => 90
+        sub b                           ; => 90
+        and a,(hl)                      ; => A6
+        or a,5                          ; => F6 05
+        xor a,a                         ; => AF
+        cp a,(ix+1)                     ; => DD BE 01
+        add b                           ; => 80
+        add a,b                         ; => 80
+        adc 5                           ; => CE 05
+        sbc (hl)                        ; => 9E
+        ex af,af'                       ; => 08
+        ex af,af                        ; => 08
+        sli b                           ; => CB 30
+        sll (hl)                        ; => CB 36
