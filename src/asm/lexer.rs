@@ -177,10 +177,12 @@ pub fn lex(line: &str) -> Result<Vec<Token>, LineError> {
             loop {
                 match chars.get(j) {
                     None => {
-                        return Err(LineError::new(
-                            col,
-                            ErrorKind::UnterminatedString(line[start..].trim_end().into()),
-                        ));
+                        let all = line[start..].trim_end();
+                        let mut rest: String = all.chars().take(40).collect();
+                        if rest.len() < all.len() {
+                            rest.push_str("...");
+                        }
+                        return Err(LineError::new(col, ErrorKind::UnterminatedString(rest)));
                     }
                     Some(&(_, q)) if q == c => {
                         if peek(j + 1) == Some(c) {
