@@ -61,8 +61,9 @@ impl Pat {
 /// A template, split.
 #[derive(Clone, Debug)]
 pub struct Form {
+    /// The template text (kept for diagnostics and tests).
+    #[allow(dead_code)]
     pub text: String,
-    pub mnemonic: String,
     pub pats: Vec<Pat>,
     pub parts: Vec<Part>,
     pub timing: Timing,
@@ -90,6 +91,7 @@ pub struct Encoder {
     pub forms: Vec<Form>,
     by_mnemonic: HashMap<String, Vec<usize>>,
     /// Template texts that could not be understood (a test checks there are none).
+    #[allow(dead_code)]
     pub rejected: Vec<String>,
 }
 
@@ -113,13 +115,9 @@ impl Encoder {
                 continue;
             };
             let len = t.parts.iter().map(|p| p.len()).sum();
-            by_mnemonic
-                .entry(mnemonic.clone())
-                .or_default()
-                .push(forms.len());
+            by_mnemonic.entry(mnemonic).or_default().push(forms.len());
             forms.push(Form {
                 text: t.text.clone(),
-                mnemonic,
                 pats,
                 parts: t.parts.clone(),
                 timing: t.timing,

@@ -74,7 +74,7 @@ pub enum ErrorKind {
     AddressOverflow(String),
     #[error("{0} needs a name: write 'NAME {0} value'")]
     MissingName(&'static str),
-    #[error("symbol values did not settle after {passes} passes ('{name}' keeps changing)")]
+    #[error("symbol values did not settle after {passes} more passes ('{name}' keeps changing)")]
     NotConverged { passes: usize, name: String },
     #[error("{0} is not supported")]
     Unsupported(String),

@@ -121,19 +121,6 @@ impl Expr {
             }
         })
     }
-
-    /// Every symbol the expression mentions.
-    pub fn symbols<'a>(&'a self, out: &mut Vec<&'a str>) {
-        match self {
-            Expr::Sym { name, .. } => out.push(name),
-            Expr::Unary(_, e) => e.symbols(out),
-            Expr::Binary(_, a, b) => {
-                a.symbols(out);
-                b.symbols(out);
-            }
-            _ => {}
-        }
-    }
 }
 
 /// Parse all of `toks` as one expression; `line` is the source line (for messages).

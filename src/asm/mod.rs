@@ -18,16 +18,30 @@
 //!   `IFDEF NAME` / `IFNDEF NAME` (true if NAME is defined *above* the line or by `-D`), `END`
 //!   (stops assembly; an operand is checked and ignored).
 //!   Macros (`MACRO`/`ENDM`/`REPT`) are not supported.
-//! - **Expressions**: C precedence (`||`, `&&`, `|`, `^`, `&`, equality, relational, shifts, `+ -`, `* / %`, unary `- + ~ !`), comparisons give 1/0, `$` is the
-//!   address of the current statement, numbers `255 0FFh $FF 0xFF %1010 0b1010 1010b 17o`,
-//!   characters `'A'`, `LOW(x)`, `HIGH(x)`. Values are 64-bit; forward references resolve,
-//!   including in `EQU`, `ORG`, `DS` and `IF` (the passes repeat until the values are stable).
+//! - **Expressions**: C precedence (loosest first: `||`; `&&`; `|`; `^`; `&`;
+//!   `= == != <>`; `< > <= >=`; `<< >>`; `+ -`; `* / %`; unary `- + ~ !`); comparisons and
+//!   `&& || !` give **1 for true, 0 for false**. `$` is the address of the current statement.
+//!   Numbers `255 0FFh $FF 0xFF %1010 0b1010 1010b 17o 17q 99d`, characters `'A'`,
+//!   `LOW(x)`, `HIGH(x)`. Values are 64-bit; forward references resolve everywhere, including
+//!   in `EQU`, `ORG`, `DS` and `IF`: the passes repeat until the values are stable, and a
+//!   symbol that never gets a value is an error (undefined, or circular), never 0.
 //! - **Operands**: `(expr)` as a whole operand is memory (`LD A,(5)`); anything else is an
 //!   immediate (`LD A,(5)+1`, `LD A,5*(2+1)`). `(IX+d)`, `(IX-d)` with any expression
 //!   (`(IX+OFF)` with OFF negative is fine), `(IX)` = `(IX+0)`. 8-bit immediates take
 //!   -128..255, 16-bit -32768..65535, displacements -128..127; JR/DJNZ targets must be in reach.
 //!   Aliases: `SLI`=`SLL`, `IN (C)`=`IN F,(C)`, `SUB A,r`=`SUB r` (also AND/OR/XOR/CP),
 //!   `ADD r`=`ADD A,r` (also ADC/SBC), `EX AF,AF`=`EX AF,AF'`.
+//!
+//! # Not accepted
+//!
+//! Macros (`MACRO`/`ENDM`/`REPT`); `a ? b : c`; backslash escapes in strings; strings longer
+//! than one character in expressions or `DW`; several statements on a line; reassignable
+//! symbols (`DEFL`, `SET`); `PHASE`, `ALIGN`, `ASSERT` and dotted directives (`.org`);
+//! `JP HL` / `JP IX` without parentheses; `IN A,n` / `OUT n,A` without parentheses;
+//! `RST 7` for `RST 38h` (RST takes the address); `XH`/`HX`/`IXU`-style names for the index
+//! halves (only `IXH IXL IYH IYL`); synthetic instructions (`LD HL,DE`); numbers in `&H`/`@`
+//! notation; IF/ENDIF spanning two files (each file balances its own); a column-1 label
+//! spelled like a mnemonic or directive without its colon.
 //!
 //! # Outputs
 //!
@@ -46,7 +60,6 @@ mod lexer;
 mod parse;
 mod pass;
 
-pub use encode::{Encoder, Form, Pat};
 pub use error::{AsmError, ErrorKind};
 
 use crate::z80::isa::Timing;
@@ -367,7 +380,9 @@ pub fn assemble_with(
     };
     let mut prev: HashMap<String, i64> = HashMap::new();
     let main_name = ctx.files[main_id].name.clone();
-    let mut n = 0;
+    // Passes that defined no more symbols than an earlier one count toward MAX_PASSES (a
+    // chain of EQUs each referring to a later one gains a symbol per pass, however long).
+    let (mut n, mut stalled, mut most) = (0, 0, 0);
     loop {
         n += 1;
         let mut p = Pass::new(&mut ctx, &prev);
@@ -400,7 +415,12 @@ pub fn assemble_with(
                 passes: n,
             });
         }
-        if n == MAX_PASSES {
+        if values.len() > most {
+            most = values.len();
+        } else {
+            stalled += 1;
+        }
+        if stalled == MAX_PASSES {
             // Name a symbol that is still moving, at its definition.
             let mut moving: Vec<&String> = values
                 .iter()

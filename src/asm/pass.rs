@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 use std::rc::Rc;
 
-/// Give up when symbol values still change after this many passes.
+/// Give up when symbol values still change after this many passes that defined no new symbol.
 pub const MAX_PASSES: usize = 30;
 /// Deepest include nesting.
 const MAX_INCLUDE_DEPTH: usize = 64;

@@ -3,4 +3,4 @@
         if X < 5
         ds 10
         endif
-X:      nop                     ; error: symbol values did not settle after 30 passes ('X' keeps changing)
+X:      nop                     ; error: symbol values did not settle after 30 more passes ('X' keeps changing)
