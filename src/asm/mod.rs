@@ -121,7 +121,8 @@ pub struct ListingLine {
     pub file: usize,
     /// 1-based.
     pub line: u32,
-    /// Address at the start of the line (None if the line was skipped by IF).
+    /// Address at the start of the line (None for a blank or comment-only line, or one
+    /// skipped by IF).
     pub addr: Option<u16>,
     pub bytes: Vec<u8>,
     /// T-states of an instruction.

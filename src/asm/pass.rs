@@ -407,7 +407,10 @@ impl<'c, 'l> Pass<'c, 'l> {
             if !active {
                 continue;
             }
-            self.listing[idx].addr = u16::try_from(start_pc).ok();
+            // Blank and comment-only lines get no address in the listing.
+            if line.label.is_some() || line.stmt != Stmt::Empty {
+                self.listing[idx].addr = u16::try_from(start_pc).ok();
+            }
             self.statement(line, &file, idx);
         }
         for c in conds {
