@@ -240,9 +240,10 @@ CPERFT: CALL    GETB
 
 ; PERFT: add to CNT the number of legal move sequences of length B.
 ;   in: B = depth >= 1   clobbers: all
-;   Each level keeps its list in MLIST and frees it on return. If the stack
-;   reaches STKLIM the level counts nothing and sets OVFLW (the command fails)
-;   while every move made is still taken back.
+;   Each level keeps its list in MLIST and frees it on return. If a list
+;   overflows MLIST or the stack reaches STKLIM, OVFLW is set and every level
+;   stops and unwinds, taking back each move it made: the command fails and
+;   the position is intact.
 PERFT:  LD      HL,-STKLIM
         ADD     HL,SP
         JR      C,.room
@@ -253,7 +254,10 @@ PERFT:  LD      HL,-STKLIM
         CALL    GENMOV          ; HL = first entry, DE = end
         POP     BC
         PUSH    HL              ; the list's start, freed at .done
-.next:  LD      A,L
+.next:  LD      A,(OVFLW)       ; after an overflow the count is void: unwind
+        OR      A
+        JR      NZ,.done
+        LD      A,L
         CP      E
         JR      NZ,.one
         LD      A,H
