@@ -42,12 +42,20 @@ pub enum Fault {
 impl std::fmt::Display for Fault {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Fault::RomWrite { addr, pc } => write!(f, "write to ROM at {addr:04X}h (instruction at {pc:04X}h)"),
+            Fault::RomWrite { addr, pc } => {
+                write!(f, "write to ROM at {addr:04X}h (instruction at {pc:04X}h)")
+            }
             Fault::UnmappedWrite { addr, pc } => {
-                write!(f, "write to unmapped memory at {addr:04X}h (instruction at {pc:04X}h)")
+                write!(
+                    f,
+                    "write to unmapped memory at {addr:04X}h (instruction at {pc:04X}h)"
+                )
             }
             Fault::DataUnderflow { pc } => {
-                write!(f, "data port read with no host byte waiting (instruction at {pc:04X}h)")
+                write!(
+                    f,
+                    "data port read with no host byte waiting (instruction at {pc:04X}h)"
+                )
             }
         }
     }
@@ -66,6 +74,109 @@ pub enum StopReason {
     CycleLimit,
     /// A bus access outside the memory map.
     Fault(Fault),
+    /// The observer asked to stop (a breakpoint, a watchpoint, a step count...).
+    Observer,
+}
+
+/// Watches a run without changing it: the debugger and the profiler are observers.
+/// Every method has a no-op default; `Machine::run` uses none at all, so the plain path
+/// pays nothing. Returning `true` from `before`/`after`/`access` stops the run
+/// ([`StopReason::Observer`]): before the instruction for `before`, after it otherwise.
+pub trait Observer {
+    /// Before the instruction at `cpu.pc` (interrupt acceptance counts as an instruction).
+    #[inline(always)]
+    fn before(&mut self, _cpu: &Cpu, _mem: &[u8; 0x10000]) -> bool {
+        false
+    }
+    /// After it, with the state it left.
+    #[inline(always)]
+    fn after(&mut self, _cpu: &Cpu, _mem: &[u8; 0x10000]) -> bool {
+        false
+    }
+    /// A bus access during the instruction: memory or port, read or write, with the T-state
+    /// at which its machine cycle starts. For a memory write, `old` is the byte it replaces.
+    #[inline(always)]
+    fn access(&mut self, _access: Access) -> bool {
+        false
+    }
+}
+
+/// One bus access, as an [`Observer`] sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Access {
+    pub kind: AccessKind,
+    pub addr: u16,
+    pub value: u8,
+    /// The byte a memory write replaced (equal to `value` otherwise).
+    pub old: u8,
+    pub t: TStates,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AccessKind {
+    Fetch,
+    Read,
+    Write,
+    PortIn,
+    PortOut,
+}
+
+/// The machine's bus seen through an observer.
+struct ObservedBus<'a, O: Observer> {
+    bus: &'a mut MachineBus,
+    obs: &'a mut O,
+    stop: bool,
+}
+
+impl<O: Observer> ObservedBus<'_, O> {
+    #[inline(always)]
+    fn note(&mut self, kind: AccessKind, addr: u16, value: u8, old: u8, t: TStates) {
+        if self.obs.access(Access {
+            kind,
+            addr,
+            value,
+            old,
+            t,
+        }) {
+            self.stop = true;
+        }
+    }
+}
+
+impl<O: Observer> Bus for ObservedBus<'_, O> {
+    fn fetch(&mut self, addr: u16, t: TStates) -> u8 {
+        let v = self.bus.fetch(addr, t);
+        self.note(AccessKind::Fetch, addr, v, v, t);
+        v
+    }
+    fn read(&mut self, addr: u16, t: TStates) -> u8 {
+        let v = self.bus.read(addr, t);
+        self.note(AccessKind::Read, addr, v, v, t);
+        v
+    }
+    fn write(&mut self, addr: u16, value: u8, t: TStates) {
+        let old = self.bus.peek(addr);
+        self.bus.write(addr, value, t);
+        self.note(AccessKind::Write, addr, value, old, t);
+    }
+    fn port_in(&mut self, port: u16, t: TStates) -> u8 {
+        let v = self.bus.port_in(port, t);
+        self.note(AccessKind::PortIn, port, v, v, t);
+        v
+    }
+    fn port_out(&mut self, port: u16, value: u8, t: TStates) {
+        self.bus.port_out(port, value, t);
+        self.note(AccessKind::PortOut, port, value, value, t);
+    }
+    fn int_ack(&mut self, t: TStates) -> u8 {
+        self.bus.int_ack(t)
+    }
+    fn idle(&mut self, addr: u16, n: u32, t: TStates) {
+        self.bus.idle(addr, n, t)
+    }
+    fn peek(&self, addr: u16) -> u8 {
+        self.bus.peek(addr)
+    }
 }
 
 /// A ROM image the machine cannot take.
@@ -93,7 +204,14 @@ impl MachineBus {
     fn new() -> Self {
         let mut mem = Box::new([0u8; 0x10000]);
         mem[RAM_END as usize..].fill(0xFF);
-        MachineBus { mem, input: VecDeque::new(), output: Vec::new(), move_now: false, stop: None, pc: 0 }
+        MachineBus {
+            mem,
+            input: VecDeque::new(),
+            output: Vec::new(),
+            move_now: false,
+            stop: None,
+            pc: 0,
+        }
     }
 }
 
@@ -169,7 +287,10 @@ impl Machine {
         }
         let mut bus = MachineBus::new();
         bus.mem[..rom.len()].copy_from_slice(rom);
-        Ok(Machine { cpu: Cpu::new(), bus })
+        Ok(Machine {
+            cpu: Cpu::new(),
+            bus,
+        })
     }
 
     /// Queue bytes for the firmware to read.
@@ -198,6 +319,36 @@ impl Machine {
             self.cpu.step(&mut self.bus);
             if let Some(stop) = self.bus.stop.take() {
                 return stop;
+            }
+            if self.cpu.halted && !self.cpu.iff1 {
+                return StopReason::Halted;
+            }
+        }
+    }
+
+    /// [`Machine::run`] with an observer watching every instruction and bus access.
+    pub fn run_observed<O: Observer>(&mut self, budget: TStates, obs: &mut O) -> StopReason {
+        let limit = self.cpu.t.saturating_add(budget);
+        loop {
+            if self.cpu.t >= limit {
+                return StopReason::CycleLimit;
+            }
+            if obs.before(&self.cpu, &self.bus.mem) {
+                return StopReason::Observer;
+            }
+            self.bus.pc = self.cpu.pc;
+            let mut ob = ObservedBus {
+                bus: &mut self.bus,
+                obs,
+                stop: false,
+            };
+            self.cpu.step(&mut ob);
+            let watch = ob.stop;
+            if let Some(stop) = self.bus.stop.take() {
+                return stop;
+            }
+            if obs.after(&self.cpu, &self.bus.mem) || watch {
+                return StopReason::Observer;
             }
             if self.cpu.halted && !self.cpu.iff1 {
                 return StopReason::Halted;
