@@ -28,6 +28,9 @@
 ;   'M' from to promo   play a move -> 00
 ;   'U'                 take back the last move played with 'M' -> 00
 ;   'P' depth           perft (legal move paths) -> 00 count(4 bytes, LE)
+;   'A' sq              attackers: PINFND, ATTACK -> 00 ATKLST[14]
+;   'X' sq              exchange: as 'A', then XCHNG -> 00 ATKLST[14] residue
+;   'Y' piece a[14]     XCHNG on a given attacker array -> 00 residue
 ;
 ; ERROR CODES
 ENOMOVE EQU     01h             ; the move is not one of the position's moves
@@ -40,8 +43,8 @@ EPAWN   EQU     07h             ; set-up: a pawn on the first or last rank
 EEPSQ   EQU     08h             ; set-up: impossible en-passant square
 ECHECK  EQU     09h             ; set-up: the side not to move is in check
 EDEPTH  EQU     0Ah             ; perft: depth beyond PMAXD
-EOVFLW  EQU     0Bh             ; a move list overflowed MLIST
-ESTACK  EQU     0Ch             ; the stack reached STKLIM
+EOVFLW  EQU     0Bh             ; a move list overflowed MLIST (or the stack STKLIM)
+ESQUARE EQU     0Dh             ; not a square of the board
 EUNKNWN EQU     0FFh            ; unknown command (the byte follows)
 ; ===========================================================================
 
@@ -122,6 +125,12 @@ CMDTAB: DB      'I'
         DW      CUNDO
         DB      'P'
         DW      CPERFT
+        DB      'A'
+        DW      CATTK
+        DB      'X'
+        DW      CXCHG
+        DB      'Y'
+        DW      CXARR
         DB      0
 
 CIDENT: CALL    PUTOK

@@ -77,6 +77,7 @@ CLRRAM: LD      HL,RAMBOT
         INCLUDE "make.asm"
         INCLUDE "attack.asm"
         INCLUDE "perft.asm"
+        INCLUDE "xchng.asm"
 
 ROMEND:
         IF      ROMEND > ROMTOP

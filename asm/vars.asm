@@ -20,4 +20,11 @@ NLEGAL  EQU     VARS+1Ah        ; 1  legal moves counted by LEGALS
 LNKDUM  EQU     VARS+1Ch        ; 2  GENMOV's "previous link" cell for the first entry
 SETDUM  EQU     VARS+20h        ; 6  dummy "last move" entry of a set-up position
 STAGE   EQU     VARS+40h        ; 64 set-up staging buffer (a1..h8)
-VARSEND EQU     VARS+80h
+ATKLST  EQU     VARS+80h        ; 14 the attacker array (attack.asm has its diagram)
+WACT    EQU     ATKLST          ;    White's section
+BACT    EQU     ATKLST+7        ;    Black's section
+NPINS   EQU     VARS+8Eh        ; 1  entries in PLIST/PLISTD
+PLIST   EQU     VARS+90h        ; 16 squares of pinned pieces
+PLISTD  EQU     VARS+0A0h       ; 16 their pin directions (from the royal piece outward)
+PMAXPIN EQU     16
+VARSEND EQU     VARS+0B0h

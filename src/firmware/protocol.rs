@@ -10,23 +10,46 @@ pub const CMD_STATUS: u8 = b'K';
 pub const CMD_MOVE: u8 = b'M';
 pub const CMD_UNDO: u8 = b'U';
 pub const CMD_PERFT: u8 = b'P';
+pub const CMD_ATTACK: u8 = b'A';
+pub const CMD_XCHNG: u8 = b'X';
+pub const CMD_XARRAY: u8 = b'Y';
 
 /// (code, symbol in io.asm, meaning)
 pub const ERRORS: &[(u8, &str, &str)] = &[
-    (0x01, "ENOMOVE", "the move is not one of the position's moves"),
-    (0x02, "EINCHK", "the move would leave the mover's king in check"),
+    (
+        0x01,
+        "ENOMOVE",
+        "the move is not one of the position's moves",
+    ),
+    (
+        0x02,
+        "EINCHK",
+        "the move would leave the mover's king in check",
+    ),
     (0x03, "EHFULL", "the game history is full"),
     (0x04, "ENOUNDO", "nothing to take back"),
     (0x05, "EPIECE", "set-up: a byte is not a piece"),
     (0x06, "EKINGS", "set-up: not exactly one king per side"),
     (0x07, "EPAWN", "set-up: a pawn on the first or last rank"),
     (0x08, "EEPSQ", "set-up: impossible en-passant square"),
-    (0x0A, "EDEPTH", "perft: depth beyond the firmware's limit (PMAXD)"),
-    (0x0B, "EOVFLW", "a move list overflowed MLIST or the stack reached its limit"),
+    (
+        0x0A,
+        "EDEPTH",
+        "perft: depth beyond the firmware's limit (PMAXD)",
+    ),
+    (
+        0x0B,
+        "EOVFLW",
+        "a move list overflowed MLIST or the stack reached its limit",
+    ),
     (0xFF, "EUNKNWN", "unknown command"),
 ];
 
 /// The meaning of a firmware error code.
 pub fn error_text(code: u8) -> &'static str {
-    ERRORS.iter().find(|e| e.0 == code).map(|e| e.2).unwrap_or("an error code the host does not know")
+    ERRORS
+        .iter()
+        .find(|e| e.0 == code)
+        .map(|e| e.2)
+        .unwrap_or("an error code the host does not know")
 }
