@@ -55,6 +55,8 @@ INITBD: LD      HL,INIPOS
         LD      DE,STAGE
         LD      BC,64
         LDIR
+        LD      A,1
+        LD      (MOVENO),A
         XOR     A
         LD      (COLOR),A
         LD      HL,SETDUM
@@ -182,6 +184,8 @@ CSETUP: LD      HL,STAGE
         JR      NZ,.epbad
         LD      A,(ARG)
         LD      (COLOR),A
+        LD      A,2             ; a set-up position is not the book's (see 'O')
+        LD      (MOVENO),A
         CALL    LOADST
         JP      PUTOK
 .bad:   LD      A,EPIECE

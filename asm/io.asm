@@ -7,6 +7,7 @@
 ;               OUT: the next byte to the host
 ;   01h PSTAT   IN : bit 0 = a byte from the host is waiting
 ;                    bit 1 = the host asks the search to stop ("move now")
+;   02h PPOLL   IN : bit 1 = "move now" (a read here never waits for the host)
 ;   FFh PEXIT   OUT: reserved for routine tests: the machine stops, A = code
 ;
 ; The firmware polls PSTAT before every PDATA read (GETB): a machine whose host
@@ -31,6 +32,8 @@
 ;   'A' sq              attackers: PINFND, ATTACK -> 00 ATKLST[14]
 ;   'X' sq              exchange: as 'A', then XCHNG -> 00 ATKLST[14] residue
 ;   'Y' piece a[14]     XCHNG on a given attacker array -> 00 residue
+;   'O' n               set the move number (1: the opening book answers) -> 00
+;   'G' level flags     search (search.asm has the reply) -> 00 ...
 ;
 ; ERROR CODES
 ENOMOVE EQU     01h             ; the move is not one of the position's moves
@@ -45,11 +48,13 @@ ECHECK  EQU     09h             ; set-up: the side not to move is in check
 EDEPTH  EQU     0Ah             ; perft: depth beyond PMAXD
 EOVFLW  EQU     0Bh             ; a move list overflowed MLIST (or the stack STKLIM)
 ESQUARE EQU     0Dh             ; not a square of the board
+; (search.asm: ENOLEGL 0Eh, the side to move has no legal move)
 EUNKNWN EQU     0FFh            ; unknown command (the byte follows)
 ; ===========================================================================
 
 PDATA   EQU     00h
 PSTAT   EQU     01h
+PPOLL   EQU     02h
 PEXIT   EQU     0FFh
 VERSION EQU     1
 
@@ -131,6 +136,10 @@ CMDTAB: DB      'I'
         DW      CXCHG
         DB      'Y'
         DW      CXARR
+        DB      'O'
+        DW      CMOVNO
+        DB      'G'
+        DW      CSRCH
         DB      0
 
 CIDENT: CALL    PUTOK

@@ -78,6 +78,8 @@ CLRRAM: LD      HL,RAMBOT
         INCLUDE "attack.asm"
         INCLUDE "perft.asm"
         INCLUDE "xchng.asm"
+        INCLUDE "points.asm"
+        INCLUDE "search.asm"
 
 ROMEND:
         IF      ROMEND > ROMTOP

@@ -177,9 +177,13 @@ CMOVE:  CALL    GETB
         LD      (LASTMV),HL
         CALL    MOVE
         CALL    FLIP
+        OR      A               ; Black has moved: the next move number
+        JP      NZ,PUTOK
+        LD      HL,MOVENO
+        INC     (HL)
         JP      PUTOK
 
-; FLIP: the other side is to move.   clobbers: A, HL
+; FLIP: the other side is to move.   out: A = COLOR, Z = White   clobbers: HL
 FLIP:   LD      HL,COLOR
         LD      A,(HL)
         XOR     BLACK
@@ -200,7 +204,11 @@ CUNDO:  LD      HL,(HISTP)
         PUSH    HL
         CALL    UNMOVE
         CALL    FLIP
-        POP     HL              ; the new last move: the entry before, or SETDUM
+        OR      A               ; Black's move taken back: the move number before
+        JR      Z,.w
+        LD      HL,MOVENO
+        DEC     (HL)
+.w:     POP     HL              ; the new last move: the entry before, or SETDUM
         LD      DE,HIST
         OR      A
         SBC     HL,DE

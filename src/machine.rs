@@ -7,6 +7,7 @@
 //!
 //!   port 00h  data: IN = next host byte, OUT = byte to the host
 //!   port 01h  status: bit 0 = a host byte is waiting, bit 1 = "move now"
+//!   port 02h  poll: bit 1 = "move now" (never stops the machine)
 //!   port FFh  OUT = stop the machine (routine tests end with it)
 //! ```
 //!
@@ -24,6 +25,7 @@ pub const RAM_START: u16 = 0x4000;
 pub const RAM_END: u16 = 0x6000;
 pub const PORT_DATA: u8 = 0x00;
 pub const PORT_STATUS: u8 = 0x01;
+pub const PORT_POLL: u8 = 0x02;
 pub const PORT_EXIT: u8 = 0xFF;
 /// The clock of the period machine.
 pub const PERIOD_HZ: u64 = 2_000_000;
@@ -189,6 +191,7 @@ pub enum RomError {
 }
 
 /// Memory and ports as the CPU sees them.
+#[derive(Clone)]
 pub struct MachineBus {
     pub mem: Box<[u8; 0x10000]>,
     input: VecDeque<u8>,
@@ -241,6 +244,7 @@ impl Bus for MachineBus {
                 }
                 (!self.input.is_empty()) as u8 | ((self.move_now as u8) << 1)
             }
+            PORT_POLL => (self.move_now as u8) << 1,
             PORT_DATA => match self.input.pop_front() {
                 Some(b) => b,
                 None => {
@@ -270,7 +274,9 @@ impl Bus for MachineBus {
     }
 }
 
-/// CPU + memory + ports + clock.
+/// CPU + memory + ports + clock. Cloning it is a complete snapshot (the debugger's reverse
+/// execution re-runs forward from such clones).
+#[derive(Clone)]
 pub struct Machine {
     pub cpu: Cpu,
     pub bus: MachineBus,

@@ -13,7 +13,10 @@ pub fn square_of(index: u8) -> Option<Square> {
     let i = index.checked_sub(21)?;
     let (rank, file) = (i / 10, i % 10);
     if rank < 8 && file < 8 {
-        Some(Square::from_coords(File::new(file as u32), Rank::new(rank as u32)))
+        Some(Square::from_coords(
+            File::new(file as u32),
+            Rank::new(rank as u32),
+        ))
     } else {
         None
     }
@@ -65,7 +68,11 @@ impl FwMove {
     /// From a shakmaty move (castling as the king's move, as UCI writes it).
     pub fn from_move(m: &Move) -> FwMove {
         match m.to_uci(shakmaty::CastlingMode::Standard) {
-            shakmaty::uci::UciMove::Normal { from, to, promotion } => FwMove {
+            shakmaty::uci::UciMove::Normal {
+                from,
+                to,
+                promotion,
+            } => FwMove {
                 from: mailbox(from),
                 to: mailbox(to),
                 promo: promotion.map(type_of).unwrap_or(0),
@@ -90,7 +97,9 @@ impl FwMove {
 
     /// The legal shakmaty move this is in `pos`, if any.
     pub fn to_move(&self, pos: &Chess) -> Option<Move> {
-        pos.legal_moves().into_iter().find(|m| FwMove::from_move(m) == *self)
+        pos.legal_moves()
+            .into_iter()
+            .find(|m| FwMove::from_move(m) == *self)
     }
 }
 
@@ -119,7 +128,9 @@ pub fn encode(pos: &Chess) -> Setup {
     let mut squares = [0u8; 64];
     for (i, b) in squares.iter_mut().enumerate() {
         let sq = Square::new(i as u32);
-        let Some(Piece { color, role }) = board.piece_at(sq) else { continue };
+        let Some(Piece { color, role }) = board.piece_at(sq) else {
+            continue;
+        };
         let colour = if color == Color::White { 0 } else { BLACK };
         let home = color.backrank();
         let unmoved = match role {
@@ -145,7 +156,11 @@ pub fn encode(pos: &Chess) -> Setup {
         *b = colour
             | type_of(role)
             | if unmoved { 0 } else { MOVED }
-            | if role == Role::King && !unmoved { CASTLED } else { 0 };
+            | if role == Role::King && !unmoved {
+                CASTLED
+            } else {
+                0
+            };
     }
     Setup {
         squares,
@@ -173,7 +188,11 @@ pub fn describe(setup: &Setup) -> String {
             let c = match role_of(b & 7) {
                 Some(r) => {
                     let ch = r.char();
-                    if b & BLACK != 0 { ch } else { ch.to_ascii_uppercase() }
+                    if b & BLACK != 0 {
+                        ch
+                    } else {
+                        ch.to_ascii_uppercase()
+                    }
                 }
                 None => '?',
             };
@@ -187,6 +206,10 @@ pub fn describe(setup: &Setup) -> String {
         }
     }
     s.push_str(if setup.side == 0 { " w " } else { " b " });
-    s.push_str(&square_of(setup.ep).map(|q| q.to_string()).unwrap_or("-".into()));
+    s.push_str(
+        &square_of(setup.ep)
+            .map(|q| q.to_string())
+            .unwrap_or("-".into()),
+    );
     s
 }

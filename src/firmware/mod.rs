@@ -7,6 +7,7 @@
 pub mod board;
 pub mod protocol;
 pub mod rom;
+pub mod sargon;
 
 use crate::machine::{Machine, RomError, StopReason};
 use crate::z80::TStates;
@@ -73,7 +74,11 @@ pub enum FirmwareError {
     #[error("the firmware stopped unexpectedly during '{command}': {reason}")]
     Stopped { command: char, reason: String },
     #[error("the firmware refused '{command}': {reason} (code {code:02X}h)")]
-    Rejected { command: char, code: u8, reason: &'static str },
+    Rejected {
+        command: char,
+        code: u8,
+        reason: &'static str,
+    },
     #[error("the firmware's reply to '{command}' is malformed: {detail}")]
     Protocol { command: char, detail: String },
     #[error("{0}")]
@@ -101,15 +106,26 @@ impl Engine {
 
     /// Boot a given ROM image (for tests of freshly assembled code).
     pub fn with_rom(build: Build, rom: &[u8]) -> Result<Engine, FirmwareError> {
-        let mut e = Engine { machine: Machine::new(rom)?, build };
+        let mut e = Engine {
+            machine: Machine::new(rom)?,
+            build,
+        };
         let reply = e.command(CMD_IDENT, &[])?;
         if reply.len() != 3 || reply[0] != b'Z' {
-            return Err(FirmwareError::Protocol { command: 'I', detail: format!("identity {reply:02X?}") });
+            return Err(FirmwareError::Protocol {
+                command: 'I',
+                detail: format!("identity {reply:02X?}"),
+            });
         }
         if reply[1] as i64 != build.switch() {
             return Err(FirmwareError::Protocol {
                 command: 'I',
-                detail: format!("the ROM is build {}, not {} ({})", reply[1], build.switch(), build),
+                detail: format!(
+                    "the ROM is build {}, not {} ({})",
+                    reply[1],
+                    build.switch(),
+                    build
+                ),
             });
         }
         Ok(e)
@@ -131,16 +147,28 @@ impl Engine {
             match self.machine.run(u64::MAX) {
                 StopReason::InputNeeded if self.machine.pending_input() == 0 => break,
                 StopReason::InputNeeded => continue,
-                other => return Err(FirmwareError::Stopped { command, reason: format!("{other:?}") }),
+                other => {
+                    return Err(FirmwareError::Stopped {
+                        command,
+                        reason: format!("{other:?}"),
+                    })
+                }
             }
         }
         let mut out = self.machine.take_output();
         if out.is_empty() {
-            return Err(FirmwareError::Protocol { command, detail: "no reply".into() });
+            return Err(FirmwareError::Protocol {
+                command,
+                detail: "no reply".into(),
+            });
         }
         let status = out.remove(0);
         if status != 0 {
-            return Err(FirmwareError::Rejected { command, code: status, reason: error_text(status) });
+            return Err(FirmwareError::Rejected {
+                command,
+                code: status,
+                reason: error_text(status),
+            });
         }
         Ok(out)
     }
@@ -163,24 +191,41 @@ impl Engine {
     pub fn board(&mut self) -> Result<board::Setup, FirmwareError> {
         let r = self.command(CMD_BOARD, &[])?;
         if r.len() != 66 {
-            return Err(FirmwareError::Protocol { command: 'B', detail: format!("{} bytes, not 66", r.len()) });
+            return Err(FirmwareError::Protocol {
+                command: 'B',
+                detail: format!("{} bytes, not 66", r.len()),
+            });
         }
         let mut squares = [0u8; 64];
         squares.copy_from_slice(&r[..64]);
-        Ok(board::Setup { squares, side: r[64], ep: r[65] })
+        Ok(board::Setup {
+            squares,
+            side: r[64],
+            ep: r[65],
+        })
     }
 
     /// The legal moves, in the firmware's generation order.
     pub fn legal_moves(&mut self) -> Result<Vec<FwMove>, FirmwareError> {
         let r = self.command(CMD_LIST, &[])?;
-        let n = *r.first().ok_or(FirmwareError::Protocol { command: 'L', detail: "no count".into() })? as usize;
+        let n = *r.first().ok_or(FirmwareError::Protocol {
+            command: 'L',
+            detail: "no count".into(),
+        })? as usize;
         if r.len() != 1 + 3 * n {
             return Err(FirmwareError::Protocol {
                 command: 'L',
                 detail: format!("{} bytes for {} moves", r.len(), n),
             });
         }
-        Ok(r[1..].chunks(3).map(|c| FwMove { from: c[0], to: c[1], promo: c[2] }).collect())
+        Ok(r[1..]
+            .chunks(3)
+            .map(|c| FwMove {
+                from: c[0],
+                to: c[1],
+                promo: c[2],
+            })
+            .collect())
     }
 
     /// (in check, number of legal moves) of the side to move.
@@ -188,7 +233,10 @@ impl Engine {
         let r = self.command(CMD_STATUS, &[])?;
         match r[..] {
             [c, n] => Ok((c != 0, n)),
-            _ => Err(FirmwareError::Protocol { command: 'K', detail: format!("{r:02X?}") }),
+            _ => Err(FirmwareError::Protocol {
+                command: 'K',
+                detail: format!("{r:02X?}"),
+            }),
         }
     }
 
@@ -206,10 +254,14 @@ impl Engine {
     pub fn perft(&mut self, depth: u8) -> Result<Perft, FirmwareError> {
         let t0 = self.tstates();
         let r = self.command(CMD_PERFT, &[depth])?;
-        let bytes: [u8; 4] = r[..]
-            .try_into()
-            .map_err(|_| FirmwareError::Protocol { command: 'P', detail: format!("{r:02X?}") })?;
-        Ok(Perft { nodes: u32::from_le_bytes(bytes) as u64, tstates: self.tstates() - t0 })
+        let bytes: [u8; 4] = r[..].try_into().map_err(|_| FirmwareError::Protocol {
+            command: 'P',
+            detail: format!("{r:02X?}"),
+        })?;
+        Ok(Perft {
+            nodes: u32::from_le_bytes(bytes) as u64,
+            tstates: self.tstates() - t0,
+        })
     }
 
     /// Perft below each legal move (`--divide`): (move, nodes), in generation order.
@@ -227,10 +279,12 @@ impl Engine {
 
 /// Parse a FEN into a legal position; errors name the field or the rule broken.
 pub fn parse_fen(fen: &str) -> Result<Chess, FirmwareError> {
-    let parsed: shakmaty::fen::Fen = fen
-        .trim()
-        .parse()
-        .map_err(|e: shakmaty::fen::ParseFenError| FirmwareError::Position(format!("bad FEN '{fen}': {e}")))?;
+    let parsed: shakmaty::fen::Fen =
+        fen.trim()
+            .parse()
+            .map_err(|e: shakmaty::fen::ParseFenError| {
+                FirmwareError::Position(format!("bad FEN '{fen}': {e}"))
+            })?;
     parsed
         .into_position(shakmaty::CastlingMode::Standard)
         .map_err(|e| FirmwareError::Position(format!("impossible position '{fen}': {e}")))
@@ -238,5 +292,96 @@ pub fn parse_fen(fen: &str) -> Result<Chess, FirmwareError> {
 
 /// The position's moves in the firmware's terms, from shakmaty (for cross-checks).
 pub fn reference_moves(pos: &Chess) -> Vec<FwMove> {
-    pos.legal_moves().iter().map(|m| FwMove::from_move(m)).collect()
+    pos.legal_moves()
+        .iter()
+        .map(|m| FwMove::from_move(m))
+        .collect()
+}
+
+/// One completed depth of an iterative search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DepthReport {
+    pub depth: u8,
+    pub best: FwMove,
+    pub score: u8,
+}
+
+/// How the firmware chose its move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SearchKind {
+    Searched,
+    Book,
+    /// "Move now" stopped it: the move is the last completed depth's.
+    Stopped,
+    /// A move list or the stack overflowed: the move is the last completed depth's.
+    Overflow,
+}
+
+/// The answer of the search command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchResult {
+    pub best: FwMove,
+    /// The 80h-offset byte score from the engine's view (FFh: it mates; 01h: it is mated).
+    pub score: u8,
+    pub kind: SearchKind,
+    pub depths: Vec<DepthReport>,
+    /// POINTS calls (static evaluations), XCHNG calls, moves made by the search.
+    pub evaluations: u32,
+    pub xchng_calls: u32,
+    pub nodes: u32,
+    pub tstates: TStates,
+}
+
+impl Engine {
+    /// Set the move number (1: the opening book answers, whatever the position).
+    pub fn set_move_number(&mut self, n: u8) -> Result<(), FirmwareError> {
+        self.command(CMD_MOVENO, &[n]).map(drop)
+    }
+
+    /// Search the side to move to `level` plies (1..=8); `iterate`: depth 1, 2, ... level,
+    /// reporting each.
+    pub fn search(&mut self, level: u8, iterate: bool) -> Result<SearchResult, FirmwareError> {
+        let t0 = self.tstates();
+        let r = self.command(CMD_SEARCH, &[level, iterate as u8])?;
+        let t = self.tstates() - t0;
+        parse_search(&r, t)
+    }
+}
+
+/// Parse the search command's reply (after its status byte).
+pub fn parse_search(r: &[u8], tstates: TStates) -> Result<SearchResult, FirmwareError> {
+    let bad = |detail: String| FirmwareError::Protocol { command: 'G', detail };
+    let mv = |b: &[u8]| FwMove { from: b[0], to: b[1], promo: b[2] };
+    let mut depths = Vec::new();
+    let mut i = 0;
+    loop {
+        match r.get(i) {
+            Some(b'R') if r.len() >= i + 6 => {
+                depths.push(DepthReport { depth: r[i + 1], best: mv(&r[i + 2..]), score: r[i + 5] });
+                i += 6;
+            }
+            Some(b'E') if r.len() == i + 18 => {
+                let e = &r[i + 1..];
+                let word = |k: usize| u32::from_le_bytes([e[k], e[k + 1], e[k + 2], e[k + 3]]);
+                let kind = match e[4] {
+                    0 => SearchKind::Searched,
+                    1 => SearchKind::Book,
+                    2 => SearchKind::Stopped,
+                    3 => SearchKind::Overflow,
+                    k => return Err(bad(format!("unknown result kind {k}"))),
+                };
+                return Ok(SearchResult {
+                    best: mv(e),
+                    score: e[3],
+                    kind,
+                    depths,
+                    evaluations: word(5),
+                    xchng_calls: word(9),
+                    nodes: word(13),
+                    tstates,
+                });
+            }
+            _ => return Err(bad(format!("unexpected bytes at {i}: {:02X?}", &r[i.min(r.len())..]))),
+        }
+    }
 }

@@ -13,6 +13,8 @@ pub const CMD_PERFT: u8 = b'P';
 pub const CMD_ATTACK: u8 = b'A';
 pub const CMD_XCHNG: u8 = b'X';
 pub const CMD_XARRAY: u8 = b'Y';
+pub const CMD_MOVENO: u8 = b'O';
+pub const CMD_SEARCH: u8 = b'G';
 
 /// (code, symbol in io.asm, meaning)
 pub const ERRORS: &[(u8, &str, &str)] = &[

@@ -12,7 +12,12 @@ pub const MAIN: &str = "asm/main.asm";
 pub fn assemble(root: &Path, build: Build) -> Result<Assembly, String> {
     let main = root.join(MAIN);
     assemble_file(&main, &[("BUILD", build.switch())]).map_err(|errs| {
-        let mut s = format!("{} error(s) assembling {} for build {}:\n", errs.len(), main.display(), build);
+        let mut s = format!(
+            "{} error(s) assembling {} for build {}:\n",
+            errs.len(),
+            main.display(),
+            build
+        );
         for e in &errs {
             s.push_str(&format!("{e}\n"));
         }
@@ -29,7 +34,10 @@ pub fn outputs(root: &Path, build: Build, a: &Assembly) -> Vec<(PathBuf, Vec<u8>
     let map = a.source_map_text().replace(&prefix, "");
     vec![
         (dir.join(format!("{}.bin", build.name())), image),
-        (dir.join(format!("{}.sym", build.name())), a.symbol_file().into_bytes()),
+        (
+            dir.join(format!("{}.sym", build.name())),
+            a.symbol_file().into_bytes(),
+        ),
         (dir.join(format!("{}.map", build.name())), map.into_bytes()),
     ]
 }
@@ -40,27 +48,43 @@ pub fn cli(root: &Path, check: bool) -> Result<(), String> {
     for build in Build::ALL {
         let a = assemble(root, build)?;
         if a.origin != 0 {
-            return Err(format!("build {build}: the image starts at {:04X}h, not at 0", a.origin));
+            return Err(format!(
+                "build {build}: the image starts at {:04X}h, not at 0",
+                a.origin
+            ));
         }
         if a.image.len() > crate::machine::ROM_SIZE {
-            return Err(format!("build {build}: {} bytes do not fit in 16 KiB of ROM", a.image.len()));
+            return Err(format!(
+                "build {build}: {} bytes do not fit in 16 KiB of ROM",
+                a.image.len()
+            ));
         }
         for (path, bytes) in outputs(root, build, &a) {
-            let same = std::fs::read(&path).map(|old| old == bytes).unwrap_or(false);
+            let same = std::fs::read(&path)
+                .map(|old| old == bytes)
+                .unwrap_or(false);
             if check {
                 if !same {
                     stale.push(path.display().to_string());
                 }
             } else if !same {
-                std::fs::write(&path, &bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                std::fs::write(&path, &bytes)
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
                 println!("wrote {} ({} bytes)", path.display(), bytes.len());
             }
         }
-        println!("build {build}: {} bytes of ROM ({:.1}% of 16 KiB)", a.image.len(), a.image.len() as f64 / 163.84);
+        println!(
+            "build {build}: {} bytes of ROM ({:.1}% of 16 KiB)",
+            a.image.len(),
+            a.image.len() as f64 / 163.84
+        );
     }
     if stale.is_empty() {
         Ok(())
     } else {
-        Err(format!("roms/ is not what asm/ assembles to: {} (run `z80chess roms`)", stale.join(", ")))
+        Err(format!(
+            "roms/ is not what asm/ assembles to: {} (run `z80chess roms`)",
+            stale.join(", ")
+        ))
     }
 }

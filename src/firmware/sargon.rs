@@ -1,0 +1,48 @@
+//! Putting a FEN position into the firmware the way the published 1978 test suite assumes
+//! (`../shared/design/sargon-1978.md` §3.3), including the move number that drives the book
+//! and the development terms:
+//! - the initial position: a new game (move number 1: the book plays);
+//! - the initial position plus one White move: a new game and that move played in the
+//!   firmware, so the book sees where it came from;
+//! - anything else: set up (moved/castled bits by [`super::board::encode`]) with move number
+//!   max(2, (squares of ranks 1, 2, 7, 8 that differ from the initial position) / 2), or the
+//!   FEN's full-move number when that is larger than 1.
+
+use super::{Engine, FirmwareError, FwMove};
+use shakmaty::{Chess, Position, Rank, Square};
+
+/// The move number the 1978 convention gives a position.
+pub fn move_number(pos: &Chess) -> u8 {
+    if pos.fullmoves().get() > 1 {
+        return pos.fullmoves().get().min(255) as u8;
+    }
+    let start = Chess::default();
+    let changed = (0..64)
+        .map(Square::new)
+        .filter(|sq| matches!(sq.rank(), Rank::First | Rank::Second | Rank::Seventh | Rank::Eighth))
+        .filter(|&sq| pos.board().piece_at(sq) != start.board().piece_at(sq))
+        .count();
+    (changed / 2).max(2) as u8
+}
+
+/// Load `pos` into the engine by the 1978 convention.
+pub fn load(engine: &mut Engine, pos: &Chess) -> Result<(), FirmwareError> {
+    let start = Chess::default();
+    if same(pos, &start) {
+        return engine.new_game();
+    }
+    for m in start.legal_moves() {
+        let mut after = start.clone();
+        after.play_unchecked(m.clone());
+        if same(pos, &after) {
+            engine.new_game()?;
+            return engine.play(FwMove::from_move(&m));
+        }
+    }
+    engine.set_position(pos)?;
+    engine.set_move_number(move_number(pos))
+}
+
+fn same(a: &Chess, b: &Chess) -> bool {
+    a.board() == b.board() && a.turn() == b.turn() && a.castles().castling_rights() == b.castles().castling_rights()
+}
