@@ -389,7 +389,7 @@ BOOK:   LD      HL,BOOKE
         INC     HL
         INC     HL
         LD      A,(HL)          ; White's from-square
-        LD      DE,95*256+75    ; e7-e5
+        LD      DE,85*256+65    ; e7-e5
         CP      22
         JR      Z,.d5
         CP      27
@@ -399,7 +399,7 @@ BOOK:   LD      HL,BOOKE
         JR      Z,.d5           ; d2
         CP      35
         JR      Z,.put          ; e2
-.d5:    LD      DE,94*256+74    ; d7-d5
+.d5:    LD      DE,84*256+64    ; d7-d5
 .put:   LD      A,D
         LD      (BOOKE+2),A
         LD      A,E

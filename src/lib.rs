@@ -4,7 +4,9 @@
 pub mod asm;
 pub mod cli;
 pub mod cpm;
+pub mod debug;
 pub mod disasm;
 pub mod firmware;
 pub mod machine;
+pub mod reference;
 pub mod z80;

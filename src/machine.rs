@@ -309,6 +309,11 @@ impl Machine {
         std::mem::take(&mut self.bus.output)
     }
 
+    /// Bytes the firmware has written since the last [`Machine::take_output`] (not taken).
+    pub fn output(&self) -> &[u8] {
+        &self.bus.output
+    }
+
     /// Bytes queued for the firmware and not read yet.
     pub fn pending_input(&self) -> usize {
         self.bus.input.len()

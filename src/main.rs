@@ -2,11 +2,15 @@
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
-use z80chess::firmware::Build;
 use std::process::ExitCode;
+use z80chess::firmware::Build;
 
 #[derive(Parser)]
-#[command(name = "z80chess", version, about = "A cycle-exact Z80 computer running a Sargon-style chess program")]
+#[command(
+    name = "z80chess",
+    version,
+    about = "A cycle-exact Z80 computer running a Sargon-style chess program"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -57,6 +61,39 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Build::Article)]
         build: Build,
     },
+    /// The exchange on one square: ATKLST and XCHNG's residue trace from the Z80, beside the
+    /// textbook SEE.
+    Xchng {
+        /// The position.
+        #[arg(long)]
+        fen: String,
+        /// The square (e4, or a mailbox index 21..98).
+        #[arg(long)]
+        square: String,
+        /// Which firmware.
+        #[arg(long, value_enum, default_value_t = Build::Article)]
+        build: Build,
+    },
+    /// One search by the Z80 firmware: the move, its score and what it cost.
+    Search {
+        /// The position (moved bits and move number by the 1978 test-suite convention).
+        #[arg(long, conflicts_with = "moves")]
+        fen: Option<String>,
+        /// Moves from the start, in UCI notation ("e2e4 e7e5 ..."), played in the firmware.
+        #[arg(long)]
+        moves: Option<String>,
+        /// Look-ahead in plies (1-8; the 1978 program offered 1-6).
+        #[arg(long, default_value_t = 2)]
+        level: u8,
+        /// Which firmware.
+        #[arg(long, value_enum, default_value_t = Build::Article)]
+        build: Build,
+        /// Search depth 1, 2, ... level and report each.
+        #[arg(long)]
+        iterate: bool,
+    },
+    /// Step-debug the firmware (or an assembly program) at the source level.
+    Debug(z80chess::debug::DebugArgs),
     /// Assemble every firmware build from asm/ into roms/ (or only check with --check).
     Roms {
         /// Only compare roms/ with what asm/ assembles to.
@@ -93,12 +130,37 @@ fn parse_addr(s: &str) -> Result<u16, String> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: Result<(), String> = match cli.command {
-        Command::Cpm { program, max_cycles } => z80chess::cpm::cli(&program, max_cycles),
-        Command::Asm { source, output, sym, lst, map, define } => {
-            z80chess::asm::cli(&source, &output, sym.as_deref(), lst.as_deref(), map.as_deref(), &define)
-        }
+        Command::Cpm {
+            program,
+            max_cycles,
+        } => z80chess::cpm::cli(&program, max_cycles),
+        Command::Asm {
+            source,
+            output,
+            sym,
+            lst,
+            map,
+            define,
+        } => z80chess::asm::cli(
+            &source,
+            &output,
+            sym.as_deref(),
+            lst.as_deref(),
+            map.as_deref(),
+            &define,
+        ),
         Command::Disasm { image, org, sym } => z80chess::disasm::cli(&image, org, sym.as_deref()),
-        Command::Perft { fen, depth, divide, build } => z80chess::cli::perft::cli(fen.as_deref(), depth, divide, build),
+        Command::Perft {
+            fen,
+            depth,
+            divide,
+            build,
+        } => z80chess::cli::perft::cli(fen.as_deref(), depth, divide, build),
+        Command::Xchng { fen, square, build } => z80chess::cli::xchng::cli(&fen, &square, build),
+        Command::Search { fen, moves, level, build, iterate } => {
+            z80chess::cli::search::cli(fen.as_deref(), moves.as_deref(), level, build, iterate)
+        }
+        Command::Debug(args) => z80chess::debug::cli(&args),
         Command::Roms { check } => {
             let root = if std::path::Path::new(z80chess::firmware::rom::MAIN).exists() {
                 PathBuf::from(".")

@@ -25,6 +25,17 @@ pub fn move_number(pos: &Chess) -> u8 {
     (changed / 2).max(2) as u8
 }
 
+/// Is `pos` one the convention gives move number 1 (the book answers)?
+pub fn is_book_position(pos: &Chess) -> bool {
+    let start = Chess::default();
+    same(pos, &start)
+        || start.legal_moves().iter().any(|m| {
+            let mut after = start.clone();
+            after.play_unchecked(m.clone());
+            same(pos, &after)
+        })
+}
+
 /// Load `pos` into the engine by the 1978 convention.
 pub fn load(engine: &mut Engine, pos: &Chess) -> Result<(), FirmwareError> {
     let start = Chess::default();

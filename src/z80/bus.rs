@@ -55,7 +55,9 @@ pub struct FlatBus {
 
 impl Default for FlatBus {
     fn default() -> Self {
-        FlatBus { mem: Box::new([0; 0x10000]) }
+        FlatBus {
+            mem: Box::new([0; 0x10000]),
+        }
     }
 }
 

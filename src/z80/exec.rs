@@ -23,41 +23,106 @@ const HL: u8 = 0;
 const IX: u8 = 1;
 const IY: u8 = 2;
 
+/// `by_opcode!(op, n => body)`: a 256-arm match on `op` in which each arm runs `body` with
+/// `n` bound to that arm's constant, so the body's decoding of `n` folds away and the match
+/// compiles to one jump through a table.
+macro_rules! by_opcode {
+    ($op:expr, $n:ident => $body:expr) => {
+        by_opcode!(@arms $op, $n, $body;
+            0x00 0x01 0x02 0x03 0x04 0x05 0x06 0x07 0x08 0x09 0x0A 0x0B 0x0C 0x0D 0x0E 0x0F
+            0x10 0x11 0x12 0x13 0x14 0x15 0x16 0x17 0x18 0x19 0x1A 0x1B 0x1C 0x1D 0x1E 0x1F
+            0x20 0x21 0x22 0x23 0x24 0x25 0x26 0x27 0x28 0x29 0x2A 0x2B 0x2C 0x2D 0x2E 0x2F
+            0x30 0x31 0x32 0x33 0x34 0x35 0x36 0x37 0x38 0x39 0x3A 0x3B 0x3C 0x3D 0x3E 0x3F
+            0x40 0x41 0x42 0x43 0x44 0x45 0x46 0x47 0x48 0x49 0x4A 0x4B 0x4C 0x4D 0x4E 0x4F
+            0x50 0x51 0x52 0x53 0x54 0x55 0x56 0x57 0x58 0x59 0x5A 0x5B 0x5C 0x5D 0x5E 0x5F
+            0x60 0x61 0x62 0x63 0x64 0x65 0x66 0x67 0x68 0x69 0x6A 0x6B 0x6C 0x6D 0x6E 0x6F
+            0x70 0x71 0x72 0x73 0x74 0x75 0x76 0x77 0x78 0x79 0x7A 0x7B 0x7C 0x7D 0x7E 0x7F
+            0x80 0x81 0x82 0x83 0x84 0x85 0x86 0x87 0x88 0x89 0x8A 0x8B 0x8C 0x8D 0x8E 0x8F
+            0x90 0x91 0x92 0x93 0x94 0x95 0x96 0x97 0x98 0x99 0x9A 0x9B 0x9C 0x9D 0x9E 0x9F
+            0xA0 0xA1 0xA2 0xA3 0xA4 0xA5 0xA6 0xA7 0xA8 0xA9 0xAA 0xAB 0xAC 0xAD 0xAE 0xAF
+            0xB0 0xB1 0xB2 0xB3 0xB4 0xB5 0xB6 0xB7 0xB8 0xB9 0xBA 0xBB 0xBC 0xBD 0xBE 0xBF
+            0xC0 0xC1 0xC2 0xC3 0xC4 0xC5 0xC6 0xC7 0xC8 0xC9 0xCA 0xCB 0xCC 0xCD 0xCE 0xCF
+            0xD0 0xD1 0xD2 0xD3 0xD4 0xD5 0xD6 0xD7 0xD8 0xD9 0xDA 0xDB 0xDC 0xDD 0xDE 0xDF
+            0xE0 0xE1 0xE2 0xE3 0xE4 0xE5 0xE6 0xE7 0xE8 0xE9 0xEA 0xEB 0xEC 0xED 0xEE 0xEF
+            0xF0 0xF1 0xF2 0xF3 0xF4 0xF5 0xF6 0xF7 0xF8 0xF9 0xFA 0xFB 0xFC 0xFD 0xFE 0xFF
+        )
+    };
+    (@arms $op:expr, $n:ident, $body:expr; $($lit:literal)*) => {
+        match $op {
+            $($lit => {
+                let $n: u8 = $lit;
+                $body
+            })*
+        }
+    };
+}
+
 impl Cpu {
     /// Execute one instruction (all its prefixes) or accept one pending interrupt.
     #[inline]
     pub fn step<B: Bus>(&mut self, bus: &mut B) {
-        if self.nmi_pending {
-            self.accept_nmi(bus);
-            return;
-        }
-        if self.int_line && self.iff1 && !self.ei {
-            self.accept_int(bus);
+        // One test for the rare cases (an NMI, the /INT line, HALT) keeps the common path short.
+        if (self.nmi_pending | self.int_line | self.halted) && self.step_event(bus) {
             return;
         }
         self.ei = false;
         self.p = false;
         self.prev_q = self.q;
         self.q = 0;
+        let op = self.fetch_op(bus);
+        self.dispatch::<HL, B>(bus, op);
+    }
+
+    /// The step when an NMI is pending, /INT is asserted or the CPU is halted: accept the
+    /// interrupt or run a HALT's NOP cycle and return true; false if the instruction at PC
+    /// runs as usual (a masked /INT).
+    #[cold]
+    #[inline(never)]
+    fn step_event<B: Bus>(&mut self, bus: &mut B) -> bool {
+        if self.nmi_pending {
+            self.accept_nmi(bus);
+            return true;
+        }
+        if self.int_line && self.iff1 && !self.ei {
+            self.accept_int(bus);
+            return true;
+        }
         if self.halted {
+            self.ei = false;
+            self.p = false;
+            self.prev_q = self.q;
+            self.q = 0;
             // HALT repeats NOP M1 cycles at the address after the HALT.
             let _ = bus.fetch(self.pc, self.t);
             self.t += 4;
             self.inc_r();
-            return;
+            return true;
         }
+        false
+    }
+
+    /// After a DD or FD prefix (`first`): any further DD/FD are ignored but the last, then the
+    /// instruction runs with IX or IY for HL.
+    #[inline(never)]
+    fn exec_prefixed<B: Bus>(&mut self, bus: &mut B, first: u8) {
+        let mut prefix = first;
         let mut op = self.fetch_op(bus);
-        let mut idx = HL;
         while op == 0xDD || op == 0xFD {
-            // A prefix followed by another DD/FD is ignored: the last one wins.
-            idx = if op == 0xDD { IX } else { IY };
+            prefix = op;
             op = self.fetch_op(bus);
         }
-        match idx {
-            HL => self.exec_main::<HL, B>(bus, op),
-            IX => self.exec_main::<IX, B>(bus, op),
-            _ => self.exec_main::<IY, B>(bus, op),
+        if prefix == 0xDD {
+            self.dispatch::<IX, B>(bus, op);
+        } else {
+            self.dispatch::<IY, B>(bus, op);
         }
+    }
+
+    /// `exec_main` with the opcode a constant in each arm: one jump through a 256-entry table,
+    /// and each arm is that opcode's code alone (the field decoding folds away).
+    #[inline(always)]
+    fn dispatch<const I: u8, B: Bus>(&mut self, bus: &mut B, op: u8) {
+        by_opcode!(op, n => self.exec_main::<I, B>(bus, n))
     }
 
     /// Run whole instructions until the counter reaches `t_end` (or passes it by the last
@@ -684,7 +749,8 @@ impl Cpu {
                                 self.pc = a;
                             }
                             2 => self.exec_ed(bus),
-                            // DD and FD are consumed by `step` before we get here.
+                            // DD, FD: a prefix. After one, `exec_prefixed` has consumed the rest.
+                            _ if I == HL => self.exec_prefixed(bus, op),
                             _ => unreachable!("DD/FD prefix reached exec_main"),
                         }
                     }
@@ -755,6 +821,11 @@ impl Cpu {
 
     fn exec_cb<B: Bus>(&mut self, bus: &mut B) {
         let op = self.fetch_op(bus);
+        by_opcode!(op, n => self.exec_cb_op(bus, n))
+    }
+
+    #[inline(always)]
+    fn exec_cb_op<B: Bus>(&mut self, bus: &mut B, op: u8) {
         let x = op >> 6;
         let y = (op >> 3) & 7;
         let z = op & 7;
@@ -819,6 +890,11 @@ impl Cpu {
 
     fn exec_ed<B: Bus>(&mut self, bus: &mut B) {
         let op = self.fetch_op(bus);
+        by_opcode!(op, n => self.exec_ed_op(bus, n))
+    }
+
+    #[inline(always)]
+    fn exec_ed_op<B: Bus>(&mut self, bus: &mut B, op: u8) {
         let x = op >> 6;
         let y = (op >> 3) & 7;
         let z = op & 7;
@@ -919,6 +995,7 @@ impl Cpu {
     }
 
     /// LDI/LDD/LDIR/LDDR, CPI.., INI.., OUTI..: y = 4 (I), 5 (D), 6 (IR), 7 (DR).
+    #[inline(always)]
     fn exec_block<B: Bus>(&mut self, bus: &mut B, y: u8, z: u8) {
         let dec = y & 1 != 0;
         let repeat = y >= 6;

@@ -1,0 +1,430 @@
+//! `z80chess xchng`: the battle on one square as the Z80 sees it (ATKLST as ATTACK/ATKSAV filled
+//! it, XCHNG's residue after each iteration, caught with the machine's observer), beside the
+//! textbook SEE of the same square, with the reason when they differ.
+//!
+//! The functions that run the firmware under the observer are public: the tests use them.
+
+use crate::disasm::Symbols;
+use crate::firmware::{mailbox, parse_fen, square_of, Build, Engine};
+use crate::machine::{Observer, StopReason};
+use crate::reference::attack::{self, Filling, Found, Placed};
+use crate::reference::compare::{self, unit_cp};
+use crate::reference::see;
+use crate::reference::xchng::{self, How};
+use crate::z80::isa;
+use crate::z80::Cpu;
+use shakmaty::{Chess, Color, Position, Role, Square};
+
+/// What the firmware answered to `'X'`, and the residue XCHNG stored at each iteration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Z80Exchange {
+    pub atklst: [u8; 14],
+    /// The residue byte (0 on an empty square: the firmware does not run XCHNG there).
+    pub residue: u8,
+    /// E' each time XCHNG passed the instruction after XC20's `LD E,A`.
+    pub trace: Vec<u8>,
+}
+
+/// The address of the instruction after `LD E,A` at `XCHNG.xc20` in `build`'s ROM: when the
+/// PC reaches it, E (in the register set XCHNG works in, the alternate one of its caller)
+/// holds the residue just stored.
+pub fn residue_probe(build: Build) -> Result<u16, String> {
+    let syms = Symbols::parse(build.symbols(), build.name())?;
+    let start = syms
+        .value_of("XCHNG.xc20")
+        .ok_or_else(|| format!("no XCHNG.xc20 in the {build} symbols"))?;
+    let rom = build.rom();
+    let mut addr = start;
+    for _ in 0..8 {
+        let d = isa::decode(|a| rom.get(a as usize).copied().unwrap_or(0), addr);
+        let next = addr.wrapping_add(d.len as u16);
+        if d.text() == "LD E,A" {
+            return Ok(next);
+        }
+        addr = next;
+    }
+    Err(format!(
+        "no LD E,A within 8 instructions of XCHNG.xc20 ({start:04X}h) in the {build} ROM"
+    ))
+}
+
+/// Records E whenever the PC reaches one address.
+struct Probe {
+    at: u16,
+    seen: Vec<u8>,
+}
+
+impl Observer for Probe {
+    fn before(&mut self, cpu: &Cpu, _mem: &[u8; 0x10000]) -> bool {
+        if cpu.pc == self.at {
+            self.seen.push(cpu.e);
+        }
+        false
+    }
+}
+
+/// Send `bytes` (a command and its arguments) and run the firmware under `obs` until it waits
+/// for the host with nothing left to read; the whole reply, status byte first.
+pub fn command_observed<O: Observer>(
+    engine: &mut Engine,
+    bytes: &[u8],
+    obs: &mut O,
+) -> Result<Vec<u8>, String> {
+    engine.machine.take_output();
+    engine.machine.send(bytes);
+    loop {
+        match engine.machine.run_observed(u64::MAX, obs) {
+            StopReason::InputNeeded if engine.machine.pending_input() == 0 => break,
+            StopReason::InputNeeded => continue,
+            other => {
+                return Err(format!(
+                    "the firmware stopped during '{}': {other:?}",
+                    bytes.first().map_or('?', |&b| b as char)
+                ))
+            }
+        }
+    }
+    let out = engine.machine.take_output();
+    match out.first() {
+        None => Err("no reply".into()),
+        Some(0) => Ok(out),
+        Some(&code) => Err(format!(
+            "the firmware refused '{}' with code {code:02X}h",
+            bytes[0] as char
+        )),
+    }
+}
+
+/// `'X'` on `sq` of the position the engine holds, with XCHNG's residue trace.
+pub fn z80_exchange(engine: &mut Engine, sq: Square) -> Result<Z80Exchange, String> {
+    let mut probe = Probe {
+        at: residue_probe(engine.build)?,
+        seen: Vec::new(),
+    };
+    let out = command_observed(engine, &[b'X', mailbox(sq)], &mut probe)?;
+    if out.len() != 16 {
+        return Err(format!(
+            "'X' answered {} bytes, not 16: {out:02X?}",
+            out.len()
+        ));
+    }
+    let mut atklst = [0u8; 14];
+    atklst.copy_from_slice(&out[1..15]);
+    Ok(Z80Exchange {
+        atklst,
+        residue: out[15],
+        trace: probe.seen,
+    })
+}
+
+/// `'Y'`: XCHNG on a given array for `piece`; (residue, trace).
+pub fn z80_array_exchange(
+    engine: &mut Engine,
+    piece: u8,
+    array: &[u8; 14],
+) -> Result<(u8, Vec<u8>), String> {
+    let mut probe = Probe {
+        at: residue_probe(engine.build)?,
+        seen: Vec::new(),
+    };
+    let mut bytes = vec![b'Y', piece];
+    bytes.extend_from_slice(array);
+    let out = command_observed(engine, &bytes, &mut probe)?;
+    if out.len() != 2 {
+        return Err(format!(
+            "'Y' answered {} bytes, not 2: {out:02X?}",
+            out.len()
+        ));
+    }
+    Ok((out[1], probe.seen))
+}
+
+/// A square from `e4` or a mailbox index (21..98).
+pub fn parse_square(s: &str) -> Result<Square, String> {
+    let t = s.trim();
+    if let Ok(sq) = t.to_ascii_lowercase().parse::<Square>() {
+        return Ok(sq);
+    }
+    if let Ok(n) = t.parse::<u8>() {
+        if let Some(sq) = square_of(n) {
+            return Ok(sq);
+        }
+    }
+    Err(format!(
+        "bad square '{s}': expected a1..h8 or a mailbox index 21..98 (a1 = 21, h8 = 98)"
+    ))
+}
+
+fn colour_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+fn role_name(r: Role) -> &'static str {
+    match r {
+        Role::Pawn => "pawn",
+        Role::Knight => "knight",
+        Role::Bishop => "bishop",
+        Role::Rook => "rook",
+        Role::Queen => "queen",
+        Role::King => "king",
+    }
+}
+
+/// What a 4-bit value can be in a given byte of a section (1 P .. 6 K).
+fn nibble_name(slot: usize, high: bool, v: u8) -> &'static str {
+    match (slot, v) {
+        (1, 1) => "P",
+        (2, 3) => "N",
+        (3, 3) => "B",
+        (4, 5) => "R",
+        (5, 9) if !high => "Q",
+        (6, 10) => "K",
+        (_, 1) => "P",
+        (_, 3) => "N/B",
+        (_, 5) => "R",
+        (_, 9) => "Q",
+        (_, 10) => "K",
+        _ => "?",
+    }
+}
+
+const SLOTS: [&str; 7] = [
+    "count", "pawns", "knights", "bishops", "rooks", "queen", "king",
+];
+
+/// The section's bytes, then each non-empty slot's nibbles in NEXTAD's order (low first).
+fn describe_section(name: &str, s: &[u8]) -> String {
+    let bytes = s
+        .iter()
+        .map(|b| format!("{b:02X}"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut out = format!("  {name:<6} {bytes}   count {}\n", s[0]);
+    for (k, &b) in s.iter().enumerate().skip(1) {
+        if b == 0 {
+            continue;
+        }
+        let mut parts = Vec::new();
+        for (high, v) in [(false, b & 0x0F), (true, b >> 4)] {
+            if v != 0 {
+                parts.push(format!(
+                    "{} {} ({})",
+                    if high { "high" } else { "low" },
+                    v,
+                    nibble_name(k, high, v)
+                ));
+            }
+        }
+        out.push_str(&format!(
+            "         {:<8} {b:02X}  {}\n",
+            SLOTS[k],
+            parts.join(", ")
+        ));
+    }
+    out
+}
+
+fn sq_name(i: u8) -> String {
+    square_of(i).map_or(format!("#{i}"), |s| s.to_string())
+}
+
+fn found_line(f: &Found) -> String {
+    let piece = f.piece;
+    let letter = b" PNBRQK"[(piece & 7) as usize] as char;
+    let letter = if piece & 0x80 != 0 {
+        letter.to_ascii_lowercase()
+    } else {
+        letter
+    };
+    let place = match f.placed {
+        Placed::Slot { index, high } => format!(
+            "{} {} {}",
+            if index < 7 { "White" } else { "Black" },
+            SLOTS[index % 7],
+            if high { "high" } else { "low" }
+        ),
+        Placed::Lost => "no room: ignored".into(),
+        Placed::Pinned => "pinned: not saved".into(),
+    };
+    format!(
+        "{letter}{} (line {:+}{}) -> {place}",
+        sq_name(f.square),
+        f.dir,
+        if f.behind_queen {
+            ", behind the queen"
+        } else {
+            ""
+        }
+    )
+}
+
+fn how_text(h: How) -> &'static str {
+    match h {
+        How::Undefended => "no recapturer: the piece is lost",
+        How::Pays => "capturer worth no more than the stake: it pays",
+        How::LookAhead => "capturer worth more; look-ahead: the defenders run out first",
+        How::CheaperRecapturer => "capturer worth more; a cheaper recapturer: stop",
+        How::NoBacker => "capturer worth more; no backer left: stop",
+    }
+}
+
+/// `z80chess xchng --fen FEN --square SQ [--build B]`.
+pub fn cli(fen: &str, square: &str, build: Build) -> Result<(), String> {
+    let pos: Chess = parse_fen(fen).map_err(|e| e.to_string())?;
+    let sq = parse_square(square)?;
+    let mut engine = Engine::new(build).map_err(|e| e.to_string())?;
+    engine.set_position(&pos).map_err(|e| e.to_string())?;
+    let z = z80_exchange(&mut engine, sq)?;
+    let board = pos.board();
+    let unit = unit_cp(build);
+    let doubled = build == Build::B1978;
+
+    println!("position  {}", fen.trim());
+    let piece = board.piece_at(sq);
+    match piece {
+        Some(p) => println!(
+            "square    {sq} (mailbox {}): {} {}; attackers {}, defenders {}",
+            mailbox(sq),
+            colour_name(p.color).to_ascii_lowercase(),
+            role_name(p.role),
+            colour_name(p.color.other()),
+            colour_name(p.color)
+        ),
+        None => println!("square    {sq} (mailbox {}): empty", mailbox(sq)),
+    }
+    println!(
+        "build     {build} (values P{} N{} B{} R{} Q{} K{}; residue in {})",
+        if doubled { 2 } else { 1 },
+        if doubled { 6 } else { 3 },
+        if doubled { 6 } else { 3 },
+        if doubled { 10 } else { 5 },
+        if doubled { 18 } else { 9 },
+        if doubled { 20 } else { 10 },
+        if doubled { "half-pawns" } else { "pawns" }
+    );
+    println!();
+    println!("ATKLST as the firmware filled it (PINFND, then ATTACK with ATKSAV):");
+    print!("{}", describe_section("White", &z.atklst[..7]));
+    print!("{}", describe_section("Black", &z.atklst[7..]));
+
+    let filling = Filling::from(build);
+    let pins = attack::pins_of(board, filling);
+    let model = attack::atklst(board, sq, filling);
+    if pins.is_empty() {
+        println!("pins      none");
+    } else {
+        let list: Vec<String> = pins
+            .iter()
+            .map(|p| format!("{} (line {:+})", sq_name(p.square), p.dir))
+            .collect();
+        println!("pins      {}", list.join(", "));
+    }
+    if model.found.is_empty() {
+        println!("found     nothing attacks {sq}");
+    } else {
+        println!("found (reference model, in ATTACK's order):");
+        for f in &model.found {
+            println!("          {}", found_line(f));
+        }
+    }
+    if model.atklst != z.atklst {
+        println!(
+            "MODEL DIFFERS: the reference model fills {}",
+            compare::hex(&model.atklst)
+        );
+    }
+    println!();
+
+    let Some(p) = piece else {
+        println!("empty square: no exchange (the firmware answers residue 0 without XCHNG)");
+        return Ok(());
+    };
+    let residue = z.residue;
+    let byte = attack::piece_byte(p.color, p.role);
+    let ex = xchng::xchng(byte, &z.atklst, doubled);
+    println!("XCHNG, step by step (reference model on this array):");
+    if ex.iterations.is_empty() {
+        println!("  no attacker");
+    }
+    for (k, it) in ex.iterations.iter().enumerate() {
+        let rec = it.recapturer.map_or("none".into(), |v| v.to_string());
+        let ahead = if it.lookahead.is_empty() {
+            String::new()
+        } else {
+            let pairs: Vec<String> = it
+                .lookahead
+                .iter()
+                .map(|(a, d)| {
+                    format!(
+                        "{}/{}",
+                        if *a == 0 { "-".into() } else { a.to_string() },
+                        d.map_or("-".into(), |v| v.to_string())
+                    )
+                })
+                .collect();
+            format!(" (then {})", pairs.join(", "))
+        };
+        println!(
+            "  {}: stake {}, capturer {}, recapturer {}{}: {}{}",
+            k + 1,
+            it.stake,
+            it.capturer,
+            rec,
+            ahead,
+            how_text(it.how),
+            it.residue
+                .map_or(String::new(), |r| format!(" -> residue {r}"))
+        );
+    }
+    let trace: Vec<String> = z.trace.iter().map(|v| v.to_string()).collect();
+    println!(
+        "residue trace (E' at XC20, Z80): {}",
+        if trace.is_empty() {
+            "-".into()
+        } else {
+            trace.join(", ")
+        }
+    );
+    println!(
+        "residue   {residue} {} = {} cp lost by {}",
+        if doubled { "half-pawns" } else { "pawns" },
+        residue as i32 * unit,
+        colour_name(p.color)
+    );
+    if ex.residue != residue || ex.trace != z.trace {
+        println!(
+            "MODEL DIFFERS: the listing model gives {} (trace {:?})",
+            ex.residue, ex.trace
+        );
+    }
+
+    if p.role == Role::King {
+        println!("textbook  n/a: a king is never captured (XCHNG prices him at 10)");
+        return Ok(());
+    }
+    let textbook = see::see(board, sq, p.color.other(), true);
+    println!(
+        "textbook  see({sq}) for {} (cheapest first, either side may stop): {textbook} cp",
+        colour_name(p.color.other())
+    );
+    let chain =
+        compare::square_chain(board, sq, build, &z.atklst, residue).ok_or("the square emptied")?;
+    if chain.first() == textbook {
+        println!("agree");
+    } else {
+        let reasons: Vec<&str> = chain.classes().iter().map(|c| c.reason()).collect();
+        println!("differ    {}", reasons.join("; "));
+        print!("{}", indent(&chain.describe()));
+        for u in chain.unexplained() {
+            println!("UNEXPLAINED {u}");
+        }
+    }
+    Ok(())
+}
+
+fn indent(s: &str) -> String {
+    s.lines().map(|l| format!("          {l}\n")).collect()
+}

@@ -1,0 +1,1102 @@
+//! The debugger's machine room: run control under an [`Observer`], call tracking,
+//! breakpoints, watchpoints and catchpoints, stopwatches, and reverse execution.
+//!
+//! Time is counted in instructions (`icount`: how many `Cpu::step`s since reset). The machine
+//! is deterministic given its state, so any earlier instruction count is reached again by
+//! restoring the nearest snapshot at or before it (a clone of the whole `Machine` and of the
+//! call tracking) and re-executing forward. Snapshots are taken every `interval`
+//! instructions while running (thinned out as history grows) and at every *event*: a change
+//! the program did not make itself (bytes sent to the firmware, a register or memory edit).
+//! Event snapshots are pinned: re-execution never crosses an event, it restarts from it. An
+//! edit made in the past discards the recorded future.
+
+use super::expr::{self, AccessCtx, Env, Expr};
+use super::program::Program;
+use crate::machine::{Access, AccessKind, Fault, Machine, Observer, StopReason};
+use crate::z80::Cpu;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Set by Ctrl-C: a running command stops at the next check.
+pub static INTERRUPT: AtomicBool = AtomicBool::new(false);
+
+/// One call in progress, from CALL/RST tracking.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Frame {
+    /// The CALL or RST instruction.
+    pub call_pc: u16,
+    /// Where it went.
+    pub target: u16,
+    /// The return address it pushed.
+    pub ret: u16,
+    /// SP after the push: the frame ends when SP rises above it.
+    pub slot: u16,
+}
+
+/// What execution derives and the debugger keeps (snapshotted with the machine).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Track {
+    /// Instructions executed since reset.
+    pub icount: u64,
+    /// Calls in progress, outermost first.
+    pub frames: Vec<Frame>,
+    /// Move lists GENMOV returned, (first entry, end), oldest first.
+    pub lists: Vec<(u16, u16)>,
+}
+
+const MAX_FRAMES: usize = 4096;
+const MAX_LISTS: usize = 64;
+
+/// The instruction about to run, as call tracking needs it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Pre {
+    pc: u16,
+    sp: u16,
+    call: bool,
+    next: u16,
+}
+
+fn pre_of(cpu: &Cpu, mem: &[u8; 0x10000]) -> Pre {
+    let mut k = 0u16;
+    let at = |k: u16| mem[cpu.pc.wrapping_add(k) as usize];
+    while k < 4 && matches!(at(k), 0xDD | 0xFD) {
+        k += 1;
+    }
+    let op = at(k);
+    let (call, len) = if op == 0xCD || op & 0xC7 == 0xC4 {
+        (true, 3)
+    } else if op & 0xC7 == 0xC7 {
+        (true, 1)
+    } else {
+        (false, 1)
+    };
+    Pre {
+        pc: cpu.pc,
+        sp: cpu.sp,
+        call: call && !cpu.halted,
+        next: cpu.pc.wrapping_add(k + len),
+    }
+}
+
+impl Track {
+    fn after(&mut self, pre: &Pre, cpu: &Cpu, mem: &[u8; 0x10000], genmov: Option<u16>) {
+        self.icount += 1;
+        while let Some(&f) = self.frames.last() {
+            if (cpu.sp.wrapping_sub(f.slot) as i16) > 0 {
+                self.frames.pop();
+                if Some(f.target) == genmov {
+                    if self.lists.len() >= MAX_LISTS {
+                        self.lists.remove(0);
+                    }
+                    self.lists.push((cpu.hl(), cpu.de()));
+                }
+            } else {
+                break;
+            }
+        }
+        if pre.call && cpu.sp == pre.sp.wrapping_sub(2) {
+            let ret = u16::from_le_bytes([
+                mem[cpu.sp as usize],
+                mem[cpu.sp.wrapping_add(1) as usize],
+            ]);
+            if ret == pre.next {
+                if self.frames.len() >= MAX_FRAMES {
+                    self.frames.remove(0);
+                }
+                self.frames.push(Frame {
+                    call_pc: pre.pc,
+                    target: cpu.pc,
+                    ret,
+                    slot: cpu.sp,
+                });
+            }
+        }
+    }
+
+    pub fn depth(&self) -> usize {
+        self.frames.len()
+    }
+}
+
+/// What a breakpoint watches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BpKind {
+    /// Execution reaching an address.
+    Code { addr: u16 },
+    /// Memory reads and/or writes in `start..=end`.
+    Watch {
+        start: u16,
+        end: u16,
+        read: bool,
+        write: bool,
+    },
+    /// Port input and/or output (all ports, or one by its low byte).
+    Catch {
+        port: Option<u8>,
+        input: bool,
+        output: bool,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct Breakpoint {
+    pub id: u32,
+    pub kind: BpKind,
+    /// The location as the user wrote it.
+    pub what: String,
+    /// The condition and its text.
+    pub cond: Option<(Expr, String)>,
+    pub enabled: bool,
+    /// Times the condition held while running forward (ignored hits included).
+    pub hits: u64,
+    /// Hits still to ignore.
+    pub ignore: u64,
+    /// Deleted after its first stop.
+    pub temp: bool,
+}
+
+/// What a hit saw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HitWhat {
+    Code {
+        pc: u16,
+    },
+    Mem {
+        write: bool,
+        addr: u16,
+        old: u8,
+        new: u8,
+        /// The instruction that made the access.
+        pc: u16,
+    },
+    Port {
+        input: bool,
+        port: u16,
+        value: u8,
+        pc: u16,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hit {
+    pub id: u32,
+    pub what: HitWhat,
+    /// The condition could not be evaluated (the stop happens anyway).
+    pub cond_error: Option<String>,
+}
+
+/// Where a run command wants to stop, besides breakpoints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// Only breakpoints, the firmware waiting, a fault, the cycle limit.
+    Continue,
+    /// After this many more instructions.
+    Steps(u64),
+    /// Back at this call depth or shallower (over calls); `block_pc`: a repeating block
+    /// instruction is stepped over as a whole.
+    Next { depth: usize, block_pc: Option<u16> },
+    /// When the frame at `depth` returns.
+    Finish { depth: usize },
+    /// At `addr` in this frame or an outer one (or past `start_pc` in this frame when no
+    /// address is given), or when the frame returns.
+    Until {
+        addr: Option<u16>,
+        depth: usize,
+        start_pc: u16,
+    },
+    /// At `addr` at any depth, or when the frame returns.
+    Advance { addr: u16, depth: usize },
+}
+
+/// Why a run or a reverse command stopped (several can hold at once).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stop {
+    pub hits: Vec<Hit>,
+    /// The command's own goal was reached.
+    pub goal: bool,
+    /// The machine's reason (InputNeeded: the firmware waits for the host).
+    pub machine: Option<StopReason>,
+    pub limit: bool,
+    pub interrupted: bool,
+    /// A reverse command reached the start of the recorded history.
+    pub history_start: bool,
+}
+
+/// A named timer between two addresses.
+#[derive(Clone, Debug)]
+pub struct Stopwatch {
+    pub name: String,
+    pub from: u16,
+    /// None: until the frame that was current at `from` returns.
+    pub to: Option<u16>,
+    pub from_text: String,
+    pub to_text: String,
+    pub count: u64,
+    pub total: u128,
+    pub min: u64,
+    pub max: u64,
+    /// Running intervals: (start T, call depth at start).
+    pending: Vec<(u64, usize)>,
+}
+
+impl Stopwatch {
+    pub fn new(name: &str, from: u16, to: Option<u16>, from_text: &str, to_text: &str) -> Self {
+        Stopwatch {
+            name: name.to_string(),
+            from,
+            to,
+            from_text: from_text.to_string(),
+            to_text: to_text.to_string(),
+            count: 0,
+            total: 0,
+            min: u64::MAX,
+            max: 0,
+            pending: Vec::new(),
+        }
+    }
+    fn record(&mut self, dt: u64) {
+        self.count += 1;
+        self.total += dt as u128;
+        self.min = self.min.min(dt);
+        self.max = self.max.max(dt);
+    }
+    pub fn reset(&mut self) {
+        self.count = 0;
+        self.total = 0;
+        self.min = u64::MAX;
+        self.max = 0;
+        self.pending.clear();
+    }
+    pub fn running(&self) -> usize {
+        self.pending.len()
+    }
+    fn observe(&mut self, pc: u16, t: u64, depth: usize) {
+        match self.to {
+            Some(to) => {
+                if pc == to {
+                    if let Some((t0, _)) = self.pending.pop() {
+                        self.record(t - t0);
+                    }
+                }
+            }
+            None => {
+                while let Some(&(t0, d0)) = self.pending.last() {
+                    if depth < d0 {
+                        self.pending.pop();
+                        self.record(t - t0);
+                    } else {
+                        break;
+                    }
+                }
+            }
+        }
+        if pc == self.from && self.pending.len() < 4096 {
+            self.pending.push((t, depth));
+        }
+    }
+}
+
+/// Address lookup tables for the hot path.
+struct Maps {
+    code: Vec<u64>,
+    /// Per address: bit 0 read watch, bit 1 write watch.
+    watch: Vec<u8>,
+    ports: bool,
+    any_code: bool,
+}
+
+impl Maps {
+    fn new() -> Maps {
+        Maps {
+            code: vec![0; 1024],
+            watch: vec![0; 0x10000],
+            ports: false,
+            any_code: false,
+        }
+    }
+    fn rebuild(&mut self, bps: &[Breakpoint]) {
+        self.code.iter_mut().for_each(|w| *w = 0);
+        self.watch.iter_mut().for_each(|w| *w = 0);
+        self.ports = false;
+        self.any_code = false;
+        for bp in bps.iter().filter(|b| b.enabled) {
+            match bp.kind {
+                BpKind::Code { addr } => {
+                    self.code[addr as usize / 64] |= 1 << (addr % 64);
+                    self.any_code = true;
+                }
+                BpKind::Watch {
+                    start,
+                    end,
+                    read,
+                    write,
+                } => {
+                    for a in start..=end {
+                        self.watch[a as usize] |= read as u8 | (write as u8) << 1;
+                    }
+                }
+                BpKind::Catch { .. } => self.ports = true,
+            }
+        }
+    }
+    #[inline(always)]
+    fn code_at(&self, pc: u16) -> bool {
+        self.any_code && self.code[pc as usize / 64] & (1 << (pc % 64)) != 0
+    }
+}
+
+/// What reverse scanning looks for.
+#[derive(Clone, Copy, Debug)]
+enum Scan {
+    AnyHit,
+    DepthLe(usize),
+    DepthLt(usize),
+}
+
+enum Mode<'a> {
+    Live {
+        goal: &'a mut Goal,
+        watches: &'a mut [Stopwatch],
+        high_water: u64,
+        /// Stop here (a periodic snapshot is due, or a recorded event must be replayed).
+        pause_at: u64,
+    },
+    Replay {
+        target: u64,
+    },
+    Scan {
+        scan: Scan,
+        end: u64,
+    },
+}
+
+#[derive(Clone, Copy)]
+struct Acc {
+    kind: AccessKind,
+    addr: u16,
+    value: u8,
+    old: u8,
+}
+
+struct Obs<'a> {
+    track: &'a mut Track,
+    bps: &'a mut [Breakpoint],
+    maps: &'a Maps,
+    mode: Mode<'a>,
+    genmov: Option<u16>,
+    pre: Pre,
+    pending: Vec<Acc>,
+    scratch: Vec<Hit>,
+    // results
+    hits: Vec<Hit>,
+    goal_done: bool,
+    paused: bool,
+    interrupted: bool,
+    found: Option<(u64, Vec<Hit>)>,
+}
+
+impl<'a> Obs<'a> {
+    fn new(
+        track: &'a mut Track,
+        bps: &'a mut [Breakpoint],
+        maps: &'a Maps,
+        mode: Mode<'a>,
+        genmov: Option<u16>,
+    ) -> Obs<'a> {
+        Obs {
+            track,
+            bps,
+            maps,
+            mode,
+            genmov,
+            pre: Pre::default(),
+            pending: Vec::with_capacity(8),
+            scratch: Vec::new(),
+            hits: Vec::new(),
+            goal_done: false,
+            paused: false,
+            interrupted: false,
+            found: None,
+        }
+    }
+
+    fn cond_ok(
+        bp: &Breakpoint,
+        cpu: &Cpu,
+        mem: &[u8; 0x10000],
+        icount: u64,
+        depth: usize,
+        access: Option<AccessCtx>,
+    ) -> (bool, Option<String>) {
+        match &bp.cond {
+            None => (true, None),
+            Some((e, _)) => {
+                let env = Env {
+                    cpu,
+                    mem,
+                    icount,
+                    depth,
+                    access,
+                };
+                match expr::eval(e, &env) {
+                    Ok(v) => (v != 0, None),
+                    Err(msg) => (true, Some(msg)),
+                }
+            }
+        }
+    }
+
+    /// The breakpoints whose conditions hold in the state just reached.
+    fn collect(&mut self, cpu: &Cpu, mem: &[u8; 0x10000]) {
+        self.scratch.clear();
+        let icount = self.track.icount;
+        let depth = self.track.depth();
+        if self.maps.code_at(cpu.pc) {
+            for bp in self.bps.iter() {
+                if bp.enabled && bp.kind == (BpKind::Code { addr: cpu.pc }) {
+                    let (ok, err) = Self::cond_ok(bp, cpu, mem, icount, depth, None);
+                    if ok {
+                        self.scratch.push(Hit {
+                            id: bp.id,
+                            what: HitWhat::Code { pc: cpu.pc },
+                            cond_error: err,
+                        });
+                    }
+                }
+            }
+        }
+        for acc in self.pending.drain(..) {
+            for bp in self.bps.iter() {
+                if !bp.enabled {
+                    continue;
+                }
+                let what = match (bp.kind.clone(), acc.kind) {
+                    (
+                        BpKind::Watch {
+                            start,
+                            end,
+                            read,
+                            write,
+                        },
+                        k,
+                    ) if (start..=end).contains(&acc.addr)
+                        && ((k == AccessKind::Read && read)
+                            || (k == AccessKind::Write && write)) =>
+                    {
+                        HitWhat::Mem {
+                            write: k == AccessKind::Write,
+                            addr: acc.addr,
+                            old: acc.old,
+                            new: acc.value,
+                            pc: self.pre.pc,
+                        }
+                    }
+                    (
+                        BpKind::Catch {
+                            port,
+                            input,
+                            output,
+                        },
+                        k,
+                    ) if port.is_none_or(|p| p == acc.addr as u8)
+                        && ((k == AccessKind::PortIn && input)
+                            || (k == AccessKind::PortOut && output)) =>
+                    {
+                        HitWhat::Port {
+                            input: k == AccessKind::PortIn,
+                            port: acc.addr,
+                            value: acc.value,
+                            pc: self.pre.pc,
+                        }
+                    }
+                    _ => continue,
+                };
+                let ctx = AccessCtx {
+                    addr: acc.addr,
+                    old: acc.old,
+                    new: acc.value,
+                };
+                let (ok, err) = Self::cond_ok(bp, cpu, mem, icount, depth, Some(ctx));
+                if ok {
+                    self.scratch.push(Hit {
+                        id: bp.id,
+                        what,
+                        cond_error: err,
+                    });
+                }
+            }
+        }
+    }
+}
+
+impl Observer for Obs<'_> {
+    #[inline(always)]
+    fn before(&mut self, cpu: &Cpu, mem: &[u8; 0x10000]) -> bool {
+        self.pre = pre_of(cpu, mem);
+        false
+    }
+
+    fn after(&mut self, cpu: &Cpu, mem: &[u8; 0x10000]) -> bool {
+        self.track.after(&self.pre, cpu, mem, self.genmov);
+        let ic = self.track.icount;
+        if let Mode::Replay { target } = self.mode {
+            self.pending.clear();
+            return ic >= target;
+        }
+        self.collect(cpu, mem);
+        let depth = self.track.depth();
+        match &mut self.mode {
+            Mode::Replay { .. } => false,
+            Mode::Scan { scan, end } => {
+                let ok = match *scan {
+                    Scan::AnyHit => !self.scratch.is_empty(),
+                    Scan::DepthLe(d) => depth <= d,
+                    Scan::DepthLt(d) => depth < d,
+                };
+                if ok {
+                    self.found = Some((ic, self.scratch.clone()));
+                }
+                ic >= *end
+            }
+            Mode::Live {
+                goal,
+                watches,
+                high_water,
+                pause_at,
+            } => {
+                for h in self.scratch.drain(..) {
+                    if let Some(bp) = self.bps.iter_mut().find(|b| b.id == h.id) {
+                        bp.hits += 1;
+                        if bp.ignore > 0 {
+                            bp.ignore -= 1;
+                            continue;
+                        }
+                    }
+                    self.hits.push(h);
+                }
+                let pc = cpu.pc;
+                self.goal_done = match goal {
+                    Goal::Continue => false,
+                    Goal::Steps(n) => {
+                        *n = n.saturating_sub(1);
+                        *n == 0
+                    }
+                    Goal::Next { depth: d, block_pc } => match block_pc {
+                        Some(b) => pc != *b || depth < *d,
+                        None => depth <= *d,
+                    },
+                    Goal::Finish { depth: d } => depth < *d,
+                    Goal::Until {
+                        addr,
+                        depth: d,
+                        start_pc,
+                    } => {
+                        depth < *d
+                            || (depth <= *d
+                                && match addr {
+                                    Some(a) => pc == *a,
+                                    None => pc > *start_pc,
+                                })
+                    }
+                    Goal::Advance { addr, depth: d } => pc == *addr || depth < *d,
+                };
+                if ic > *high_water {
+                    for w in watches.iter_mut() {
+                        w.observe(pc, cpu.t, depth);
+                    }
+                }
+                if ic >= *pause_at {
+                    self.paused = true;
+                }
+                if ic & 0x3FFF == 0 && INTERRUPT.load(Ordering::Relaxed) {
+                    self.interrupted = true;
+                }
+                !self.hits.is_empty() || self.goal_done || self.paused || self.interrupted
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn access(&mut self, a: Access) -> bool {
+        let want = match a.kind {
+            AccessKind::Fetch => false,
+            AccessKind::Read => self.maps.watch[a.addr as usize] & 1 != 0,
+            AccessKind::Write => self.maps.watch[a.addr as usize] & 2 != 0,
+            AccessKind::PortIn | AccessKind::PortOut => self.maps.ports,
+        };
+        if want && !matches!(self.mode, Mode::Replay { .. }) && self.pending.len() < 64 {
+            self.pending.push(Acc {
+                kind: a.kind,
+                addr: a.addr,
+                value: a.value,
+                old: a.old,
+            });
+        }
+        false
+    }
+}
+
+#[derive(Clone)]
+struct Snap {
+    machine: Machine,
+    track: Track,
+    pinned: bool,
+}
+
+/// The machine under the debugger, with its history.
+pub struct Debugger {
+    pub prog: Program,
+    pub m: Machine,
+    pub track: Track,
+    pub bps: Vec<Breakpoint>,
+    next_id: u32,
+    maps: Maps,
+    snaps: BTreeMap<u64, Snap>,
+    /// Instructions between periodic snapshots (doubles when history is thinned).
+    interval: u64,
+    max_snaps: usize,
+    /// The furthest instruction count executed on this timeline.
+    pub high_water: u64,
+    /// T-states a run command may spend (0: no limit).
+    pub limit: u64,
+    pub stopwatches: Vec<Stopwatch>,
+    genmov: Option<u16>,
+}
+
+/// Default cycle limit of one run command: 10^10 T (83 minutes of the 2 MHz machine).
+pub const DEFAULT_LIMIT: u64 = 10_000_000_000;
+
+impl Debugger {
+    /// A reset machine running `prog`'s ROM.
+    pub fn new(prog: Program) -> Result<Debugger, String> {
+        let m = Machine::new(&prog.rom).map_err(|e| e.to_string())?;
+        let genmov = prog.symbols.value_of("GENMOV");
+        let mut d = Debugger {
+            prog,
+            m,
+            track: Track::default(),
+            bps: Vec::new(),
+            next_id: 1,
+            maps: Maps::new(),
+            snaps: BTreeMap::new(),
+            interval: 20_000,
+            max_snaps: 400,
+            high_water: 0,
+            limit: DEFAULT_LIMIT,
+            stopwatches: Vec::new(),
+            genmov,
+        };
+        d.snapshot(true);
+        Ok(d)
+    }
+
+    /// Tune the snapshot policy (tests use small numbers to exercise thinning).
+    pub fn set_snapshot_policy(&mut self, interval: u64, max_snaps: usize) {
+        self.interval = interval.max(1);
+        self.max_snaps = max_snaps.max(4);
+    }
+
+    pub fn icount(&self) -> u64 {
+        self.track.icount
+    }
+
+    /// (snapshots, pinned ones, current interval).
+    pub fn snapshot_stats(&self) -> (usize, usize, u64) {
+        let pinned = self.snaps.values().filter(|s| s.pinned).count();
+        (self.snaps.len(), pinned, self.interval)
+    }
+
+    fn snapshot(&mut self, pinned: bool) {
+        let ic = self.track.icount;
+        if !pinned && self.snaps.contains_key(&ic) {
+            return;
+        }
+        self.snaps.insert(
+            ic,
+            Snap {
+                machine: self.m.clone(),
+                track: self.track.clone(),
+                pinned,
+            },
+        );
+        let unpinned: Vec<u64> = self
+            .snaps
+            .iter()
+            .filter(|(_, s)| !s.pinned)
+            .map(|(k, _)| *k)
+            .collect();
+        if unpinned.len() > self.max_snaps {
+            // Thin: drop every other periodic snapshot (never the newest), double the spacing.
+            let last = unpinned.len() - 1;
+            for (i, k) in unpinned.iter().enumerate() {
+                if i % 2 == 1 && i != last {
+                    self.snaps.remove(k);
+                }
+            }
+            self.interval = self.interval.saturating_mul(2);
+        }
+    }
+
+    /// Record an event: the state at this instruction count was changed from outside.
+    /// The recorded future is discarded.
+    fn event(&mut self) {
+        let ic = self.track.icount;
+        let later: Vec<u64> = self.snaps.range(ic + 1..).map(|(k, _)| *k).collect();
+        for k in later {
+            self.snaps.remove(&k);
+        }
+        self.high_water = ic;
+        for w in &mut self.stopwatches {
+            w.pending.clear();
+        }
+        self.snapshot(true);
+    }
+
+    /// Change the machine from outside (registers, memory, input): an event.
+    pub fn edit<R>(&mut self, f: impl FnOnce(&mut Machine) -> R) -> R {
+        let r = f(&mut self.m);
+        self.event();
+        r
+    }
+
+    /// Queue bytes for the firmware (clearing what it wrote before): an event.
+    pub fn send(&mut self, bytes: &[u8]) {
+        self.edit(|m| {
+            m.take_output();
+            m.send(bytes);
+        });
+    }
+
+    fn restore(&mut self, icount: u64) {
+        if let Some(s) = self.snaps.get(&icount) {
+            self.m = s.machine.clone();
+            self.track = s.track.clone();
+        }
+    }
+
+    // ---- breakpoints -----------------------------------------------------------------
+
+    pub fn add_bp(
+        &mut self,
+        kind: BpKind,
+        what: String,
+        cond: Option<(Expr, String)>,
+        temp: bool,
+    ) -> u32 {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.bps.push(Breakpoint {
+            id,
+            kind,
+            what,
+            cond,
+            enabled: true,
+            hits: 0,
+            ignore: 0,
+            temp,
+        });
+        self.maps.rebuild(&self.bps);
+        id
+    }
+
+    pub fn bp_mut(&mut self, id: u32) -> Result<&mut Breakpoint, String> {
+        self.bps
+            .iter_mut()
+            .find(|b| b.id == id)
+            .ok_or_else(|| format!("no breakpoint number {id}"))
+    }
+
+    /// Call after changing `bps` (enable, disable, delete).
+    pub fn bps_changed(&mut self) {
+        self.maps.rebuild(&self.bps);
+    }
+
+    // ---- forward ---------------------------------------------------------------------
+
+    /// Run forward until the goal, a breakpoint, the firmware waiting, or the limit.
+    pub fn run(&mut self, mut goal: Goal) -> Stop {
+        INTERRUPT.store(false, Ordering::Relaxed);
+        let limit_t = if self.limit == 0 {
+            u64::MAX
+        } else {
+            self.m.cpu.t.saturating_add(self.limit)
+        };
+        let mut stop = Stop::default();
+        loop {
+            let budget = limit_t.saturating_sub(self.m.cpu.t);
+            if budget == 0 {
+                stop.limit = true;
+                break;
+            }
+            let ic = self.track.icount;
+            let last_snap = self.snaps.range(..=ic).next_back().map(|(k, _)| *k);
+            let next_periodic = last_snap.unwrap_or(0).saturating_add(self.interval);
+            let next_event = self
+                .snaps
+                .range(ic + 1..)
+                .find(|(_, s)| s.pinned)
+                .map(|(k, _)| *k);
+            let pause_at = next_event.map_or(next_periodic, |e| e.min(next_periodic));
+            let mut obs = Obs::new(
+                &mut self.track,
+                &mut self.bps,
+                &self.maps,
+                Mode::Live {
+                    goal: &mut goal,
+                    watches: &mut self.stopwatches,
+                    high_water: self.high_water,
+                    pause_at,
+                },
+                self.genmov,
+            );
+            let r = self.m.run_observed(budget, &mut obs);
+            let machine = match r {
+                StopReason::InputNeeded | StopReason::Exit(_) | StopReason::Fault(_) => {
+                    // The machine stopped before the observer saw the instruction's end.
+                    obs.after(&self.m.cpu, &self.m.bus.mem);
+                    Some(r)
+                }
+                StopReason::Halted => Some(r),
+                StopReason::CycleLimit => {
+                    stop.limit = true;
+                    None
+                }
+                StopReason::Observer => None,
+            };
+            let hits = std::mem::take(&mut obs.hits);
+            let (goal_done, paused, interrupted) = (obs.goal_done, obs.paused, obs.interrupted);
+            drop(obs);
+            self.high_water = self.high_water.max(self.track.icount);
+            stop.hits = hits;
+            stop.goal = goal_done;
+            stop.interrupted = interrupted;
+            stop.machine = machine;
+            if !stop.hits.is_empty()
+                || goal_done
+                || interrupted
+                || stop.limit
+                || stop.machine.is_some()
+            {
+                if paused && Some(self.track.icount) == next_event {
+                    self.restore(self.track.icount);
+                }
+                break;
+            }
+            if paused {
+                let now = self.track.icount;
+                if Some(now) == next_event {
+                    // Replaying recorded history: the event happens again here.
+                    self.restore(now);
+                } else {
+                    self.snapshot(false);
+                }
+            }
+        }
+        // Temporary breakpoints go after their first stop.
+        let before = self.bps.len();
+        let hit: Vec<u32> = stop.hits.iter().map(|h| h.id).collect();
+        self.bps.retain(|b| !(b.temp && hit.contains(&b.id)));
+        if self.bps.len() != before {
+            self.maps.rebuild(&self.bps);
+        }
+        stop
+    }
+
+    /// Execute forward without looking at breakpoints until `target` instructions.
+    fn replay_to(&mut self, target: u64) {
+        while self.track.icount < target {
+            let mut obs = Obs::new(
+                &mut self.track,
+                &mut self.bps,
+                &self.maps,
+                Mode::Replay { target },
+                self.genmov,
+            );
+            let r = self.m.run_observed(u64::MAX, &mut obs);
+            if matches!(
+                r,
+                StopReason::InputNeeded | StopReason::Exit(_) | StopReason::Fault(_)
+            ) {
+                obs.after(&self.m.cpu, &self.m.bus.mem);
+            }
+        }
+    }
+
+    // ---- backward --------------------------------------------------------------------
+
+    /// Go to the state after `target` instructions (at most the current count).
+    pub fn goto(&mut self, target: u64) -> Result<(), String> {
+        let cur = self.track.icount;
+        if target > self.high_water {
+            return Err(format!(
+                "instruction {target} has not been executed yet (the history ends at {})",
+                self.high_water
+            ));
+        }
+        let from = self
+            .snaps
+            .range(..=target)
+            .next_back()
+            .map(|(k, _)| *k)
+            .ok_or("no snapshot before that point")?;
+        if !(target >= cur && cur >= from) {
+            self.restore(from);
+        }
+        self.replay_to(target);
+        Ok(())
+    }
+
+    /// The latest state before the current one that `scan` accepts.
+    fn scan_back(&mut self, scan: Scan) -> Option<(u64, Vec<Hit>)> {
+        let cur = self.track.icount;
+        if cur == 0 {
+            return None;
+        }
+        let hi = cur - 1;
+        let keys: Vec<u64> = self.snaps.range(..cur).map(|(k, _)| *k).collect();
+        let mut found = None;
+        for idx in (0..keys.len()).rev() {
+            let start = keys[idx];
+            let end = keys.get(idx + 1).copied().unwrap_or(hi).min(hi);
+            if end <= start {
+                continue;
+            }
+            self.restore(start);
+            let mut obs = Obs::new(
+                &mut self.track,
+                &mut self.bps,
+                &self.maps,
+                Mode::Scan { scan, end },
+                self.genmov,
+            );
+            while obs.track.icount < end {
+                let r = self.m.run_observed(u64::MAX, &mut obs);
+                if matches!(
+                    r,
+                    StopReason::InputNeeded | StopReason::Exit(_) | StopReason::Fault(_)
+                ) {
+                    obs.after(&self.m.cpu, &self.m.bus.mem);
+                }
+            }
+            found = obs.found.take();
+            if found.is_some() {
+                break;
+            }
+        }
+        found
+    }
+
+    fn land(&mut self, at: Option<(u64, Vec<Hit>)>, cur: u64) -> Stop {
+        let mut stop = Stop::default();
+        match at {
+            Some((ic, hits)) => {
+                let _ = self.goto(ic);
+                for h in &hits {
+                    if let Ok(bp) = self.bp_mut(h.id) {
+                        bp.hits += 1;
+                    }
+                }
+                stop.goal = hits.is_empty();
+                stop.hits = hits;
+            }
+            None => {
+                let first = self.snaps.keys().next().copied().unwrap_or(0);
+                let _ = self.goto(first.min(cur));
+                stop.history_start = true;
+            }
+        }
+        stop
+    }
+
+    /// Back `n` instructions.
+    pub fn reverse_step(&mut self, n: u64) -> Stop {
+        let cur = self.track.icount;
+        let first = self.snaps.keys().next().copied().unwrap_or(0);
+        let target = cur.saturating_sub(n).max(first);
+        let mut stop = Stop::default();
+        let _ = self.goto(target);
+        if cur - target < n {
+            stop.history_start = true;
+        } else {
+            stop.goal = true;
+        }
+        stop
+    }
+
+    /// Back to the previous instruction at this call depth or shallower (over calls).
+    pub fn reverse_next(&mut self) -> Stop {
+        let cur = self.track.icount;
+        let d = self.track.depth();
+        let at = self.scan_back(Scan::DepthLe(d)).map(|(ic, _)| (ic, Vec::new()));
+        self.land(at, cur)
+    }
+
+    /// Back to the CALL that entered the current frame.
+    pub fn reverse_finish(&mut self) -> Result<Stop, String> {
+        let cur = self.track.icount;
+        let d = self.track.depth();
+        if d == 0 {
+            return Err("\"reverse-finish\" not meaningful in the outermost frame".into());
+        }
+        let at = self.scan_back(Scan::DepthLt(d)).map(|(ic, _)| (ic, Vec::new()));
+        Ok(self.land(at, cur))
+    }
+
+    /// Back to the latest breakpoint, watchpoint or catchpoint hit before now.
+    pub fn reverse_continue(&mut self) -> Stop {
+        let cur = self.track.icount;
+        let at = self.scan_back(Scan::AnyHit);
+        let mut stop = self.land(at, cur);
+        stop.goal = false;
+        stop
+    }
+
+    /// A hash of the registers, the T-state counter and all of memory (FNV-1a, 64 bits).
+    pub fn state_hash(&self) -> u64 {
+        let c = &self.m.cpu;
+        let mut h: u64 = 0xcbf29ce484222325;
+        let mut eat = |b: u8| {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x100000001b3);
+        };
+        for b in [
+            c.a,
+            c.f,
+            c.b,
+            c.c,
+            c.d,
+            c.e,
+            c.h,
+            c.l,
+            c.i,
+            c.r,
+            c.im,
+            c.iff1 as u8,
+            c.iff2 as u8,
+            c.halted as u8,
+            c.q,
+            c.ei as u8,
+            c.p as u8,
+        ] {
+            eat(b);
+        }
+        for w in [
+            c.af_, c.bc_, c.de_, c.hl_, c.ix, c.iy, c.sp, c.pc, c.wz,
+        ] {
+            eat(w as u8);
+            eat((w >> 8) as u8);
+        }
+        for b in c.t.to_le_bytes() {
+            eat(b);
+        }
+        for &b in self.m.bus.mem.iter() {
+            eat(b);
+        }
+        h
+    }
+}
+
+/// A fault's text, for stop reports.
+pub fn fault_text(f: &Fault) -> String {
+    f.to_string()
+}

@@ -1,0 +1,468 @@
+//! What the debugger knows about the program it runs: the ROM image, its symbols, which of
+//! them are code labels, the source map (address -> file:line) and the source files.
+
+use crate::asm::{Assembly, SymbolKind};
+use crate::disasm::Symbols;
+use crate::firmware::Build;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+/// One source file named by the source map.
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    /// The path as the source map writes it (e.g. `asm/movegen.asm`).
+    pub path: String,
+    /// The file name alone (`movegen.asm`), as the debugger shows it.
+    pub short: String,
+    /// Its lines (empty if the file could not be read).
+    pub lines: Vec<String>,
+}
+
+/// The program under the debugger.
+#[derive(Clone, Debug)]
+pub struct Program {
+    /// "article", "1978" or the name of an assembled file.
+    pub name: String,
+    /// The image, loaded at 0000h.
+    pub rom: Vec<u8>,
+    pub symbols: Symbols,
+    /// Code labels by address (in definition order).
+    labels: BTreeMap<u16, Vec<String>>,
+    /// Names of all symbols, for case-insensitive look-up: upper-case name -> names.
+    folded: HashMap<String, Vec<String>>,
+    /// Address -> (file index, line), one entry per instruction or data statement.
+    map: BTreeMap<u16, (usize, u32)>,
+    /// (file index, line) -> addresses.
+    by_line: BTreeMap<(usize, u32), Vec<u16>>,
+    pub files: Vec<SourceFile>,
+    /// The firmware build, if this is one (enables the protocol commands).
+    pub firmware: Option<Build>,
+}
+
+/// The source map of a firmware build (written by `z80chess roms` beside the image).
+pub fn build_map(build: Build) -> &'static str {
+    match build {
+        Build::Article => include_str!("../../roms/article.map"),
+        Build::B1978 => include_str!("../../roms/1978.map"),
+    }
+}
+
+/// Where `asm/` lives: the current directory if it has one, else the crate's own.
+pub fn source_root() -> PathBuf {
+    if Path::new(crate::firmware::rom::MAIN).exists() {
+        PathBuf::from(".")
+    } else {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    }
+}
+
+fn short_name(path: &str) -> String {
+    path.rsplit(['/', '\\']).next().unwrap_or(path).to_string()
+}
+
+fn read_lines(root: &Path, path: &str) -> Vec<String> {
+    let p = Path::new(path);
+    let full = if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        root.join(p)
+    };
+    match std::fs::read(&full) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes)
+            .lines()
+            .map(|l| l.replace('\t', "        ").trim_end().to_string())
+            .collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// Label definitions in Zilog source: `NAME:` at the start of a line (not `NAME: EQU`);
+/// local labels (`.x:`) are qualified with the global label before them (`PARENT.x`).
+fn scan_labels(lines: &[String], out: &mut HashSet<String>) {
+    let mut global = String::new();
+    for line in lines {
+        let b = line.as_bytes();
+        if b.is_empty() || !(b[0].is_ascii_alphabetic() || b[0] == b'_' || b[0] == b'.') {
+            continue;
+        }
+        let end = b
+            .iter()
+            .position(|&c| !(c.is_ascii_alphanumeric() || c == b'_' || c == b'.'))
+            .unwrap_or(b.len());
+        if b.get(end) != Some(&b':') {
+            continue;
+        }
+        let name = &line[..end];
+        let rest = line[end + 1..].trim_start().to_ascii_uppercase();
+        if rest.starts_with("EQU") || rest.starts_with('=') {
+            continue;
+        }
+        if name.starts_with('.') {
+            out.insert(format!("{global}{name}"));
+        } else {
+            global = name.to_string();
+            out.insert(name.to_string());
+        }
+    }
+}
+
+impl Program {
+    fn assemble(
+        name: String,
+        rom: Vec<u8>,
+        symbols: Symbols,
+        map_entries: Vec<(u16, String, u32)>,
+        label_names: Option<HashSet<String>>,
+        root: &Path,
+        firmware: Option<Build>,
+    ) -> Program {
+        let mut files: Vec<SourceFile> = Vec::new();
+        let mut index: HashMap<String, usize> = HashMap::new();
+        let mut map = BTreeMap::new();
+        let mut by_line: BTreeMap<(usize, u32), Vec<u16>> = BTreeMap::new();
+        for (addr, file, line) in map_entries {
+            let k = *index.entry(file.clone()).or_insert_with(|| {
+                files.push(SourceFile {
+                    short: short_name(&file),
+                    lines: read_lines(root, &file),
+                    path: file.clone(),
+                });
+                files.len() - 1
+            });
+            map.insert(addr, (k, line));
+            by_line.entry((k, line)).or_default().push(addr);
+        }
+        let label_names = label_names.unwrap_or_else(|| {
+            let mut set = HashSet::new();
+            for f in &files {
+                scan_labels(&f.lines, &mut set);
+            }
+            set
+        });
+        let mut labels: BTreeMap<u16, Vec<String>> = BTreeMap::new();
+        let mut folded: HashMap<String, Vec<String>> = HashMap::new();
+        let mut all: Vec<(String, u16)> = Vec::new();
+        let mut seen = HashSet::new();
+        for v in 0..=0xFFFFu16 {
+            for n in symbols.names_of(v) {
+                if seen.insert(n.to_string()) {
+                    all.push((n.to_string(), v));
+                }
+            }
+        }
+        for (n, v) in &all {
+            folded
+                .entry(n.to_ascii_uppercase())
+                .or_default()
+                .push(n.clone());
+            let is_label = if label_names.is_empty() {
+                // No sources and no kinds: names of instruction addresses in the image.
+                (*v as usize) < rom.len() && map.contains_key(v)
+            } else {
+                label_names.contains(n)
+            };
+            if is_label {
+                labels.entry(*v).or_default().push(n.clone());
+            }
+        }
+        // Prefer global labels over local ones at the same address.
+        for names in labels.values_mut() {
+            names.sort_by_key(|n| n.contains('.'));
+        }
+        Program {
+            name,
+            rom,
+            symbols,
+            labels,
+            folded,
+            map,
+            by_line,
+            files,
+            firmware,
+        }
+    }
+
+    /// A firmware build: its ROM, symbol file and source map from `roms/`, sources from `root`.
+    pub fn from_build(build: Build, root: &Path) -> Result<Program, String> {
+        let symbols = Symbols::parse(build.symbols(), &format!("roms/{}.sym", build.name()))?;
+        let map = crate::asm::parse_source_map(build_map(build))?;
+        Ok(Program::assemble(
+            build.name().to_string(),
+            build.rom().to_vec(),
+            symbols,
+            map,
+            None,
+            root,
+            Some(build),
+        ))
+    }
+
+    /// A freshly assembled program (its image must start at 0000h).
+    pub fn from_assembly(name: &str, a: &Assembly, root: &Path) -> Result<Program, String> {
+        if a.origin != 0 && !a.image.is_empty() {
+            return Err(format!(
+                "{name}: the image starts at {:04X}h; the machine boots at 0000h",
+                a.origin
+            ));
+        }
+        if a.image.is_empty() {
+            return Err(format!("{name}: the program is empty"));
+        }
+        if a.image.len() > crate::machine::ROM_SIZE {
+            return Err(format!(
+                "{name}: {} bytes do not fit in the 16 KiB ROM",
+                a.image.len()
+            ));
+        }
+        let mut symbols = Symbols::new();
+        let mut labels = HashSet::new();
+        let mut syms: Vec<(&String, i64, SymbolKind)> = a
+            .symbols
+            .iter()
+            .map(|(k, s)| (k, s.value, s.kind))
+            .collect();
+        syms.sort_by(|x, y| (x.1, x.0).cmp(&(y.1, y.0)));
+        for (n, v, kind) in syms {
+            if (0..=0xFFFF).contains(&v) {
+                symbols.insert(n, v as u16);
+                if kind == SymbolKind::Label {
+                    labels.insert(n.clone());
+                }
+            }
+        }
+        let map = a
+            .source_map
+            .iter()
+            .map(|e| {
+                (
+                    e.addr,
+                    a.files.get(e.file).cloned().unwrap_or_else(|| "?".into()),
+                    e.line,
+                )
+            })
+            .collect();
+        // An empty label set would mean "guess": keep at least a marker.
+        if labels.is_empty() {
+            labels.insert(String::new());
+        }
+        Ok(Program::assemble(
+            name.to_string(),
+            a.image.clone(),
+            symbols,
+            map,
+            Some(labels),
+            root,
+            None,
+        ))
+    }
+
+    /// Assemble a source file and load it.
+    pub fn from_source(path: &Path) -> Result<Program, String> {
+        let a = crate::asm::assemble_file(path, &[]).map_err(|errs| {
+            let mut s = format!("{} error(s) assembling {}:", errs.len(), path.display());
+            for e in &errs {
+                s.push_str(&format!("\n{e}"));
+            }
+            s
+        })?;
+        Program::from_assembly(&path.display().to_string(), &a, Path::new("."))
+    }
+
+    /// The value of a symbol: exact name first, then a case-insensitive match if it is unique.
+    pub fn symbol(&self, name: &str) -> Result<u16, String> {
+        if let Some(v) = self.symbols.value_of(name) {
+            return Ok(v);
+        }
+        match self.folded.get(&name.to_ascii_uppercase()) {
+            Some(names) if names.len() == 1 => Ok(self.symbols.value_of(&names[0]).unwrap_or(0)),
+            Some(names) => Err(format!(
+                "'{name}' is ambiguous: {} (symbols are case-sensitive)",
+                names.join(", ")
+            )),
+            None => {
+                let up = name.to_ascii_uppercase();
+                let mut near: Vec<&str> = self
+                    .folded
+                    .iter()
+                    .filter(|(k, _)| {
+                        up.len() >= 2 && (k.starts_with(&up) || (k.len() >= 3 && up.contains(*k)))
+                    })
+                    .flat_map(|(_, v)| v.iter().map(String::as_str))
+                    .collect();
+                near.sort();
+                near.truncate(5);
+                if near.is_empty() {
+                    Err(format!("unknown symbol '{name}'"))
+                } else {
+                    Err(format!(
+                        "unknown symbol '{name}' (did you mean {}?)",
+                        near.join(", ")
+                    ))
+                }
+            }
+        }
+    }
+
+    /// The code label at exactly `addr` (a global one if there is one).
+    pub fn label_at(&self, addr: u16) -> Option<&str> {
+        self.labels
+            .get(&addr)
+            .and_then(|v| v.first())
+            .map(String::as_str)
+    }
+
+    /// All code labels at `addr`.
+    pub fn labels_at(&self, addr: u16) -> &[String] {
+        self.labels.get(&addr).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// `LABEL`, `LABEL+n` (code: the nearest label at or below, inside the image; data: the
+    /// nearest symbol at or below within 256 bytes), or None.
+    pub fn describe(&self, addr: u16) -> Option<String> {
+        let plus = |name: &str, base: u16| {
+            let off = addr - base;
+            if off == 0 {
+                name.to_string()
+            } else {
+                format!("{name}+{off}")
+            }
+        };
+        if (addr as usize) < self.rom.len() {
+            let (&base, names) = self.labels.range(..=addr).next_back()?;
+            return Some(plus(names.first()?, base));
+        }
+        for v in (addr.saturating_sub(255)..=addr).rev() {
+            if let Some(name) = self.symbols.names_of(v).next() {
+                return Some(plus(name, v));
+            }
+        }
+        None
+    }
+
+    /// `1234h` followed by ` <LABEL+n>` when there is a name for it.
+    pub fn addr_text(&self, addr: u16) -> String {
+        match self.describe(addr) {
+            Some(d) => format!("{addr:04X}h <{d}>"),
+            None => format!("{addr:04X}h"),
+        }
+    }
+
+    /// The source line of the instruction or data statement starting at `addr`.
+    pub fn line_at(&self, addr: u16) -> Option<(usize, u32)> {
+        self.map.get(&addr).copied()
+    }
+
+    /// The source line of the statement that contains `addr` (the nearest at or below it).
+    pub fn line_near(&self, addr: u16) -> Option<(usize, u32)> {
+        if (addr as usize) >= self.rom.len() {
+            return None;
+        }
+        self.map.range(..=addr).next_back().map(|(_, &l)| l)
+    }
+
+    /// `movegen.asm:42`.
+    pub fn line_name(&self, file: usize, line: u32) -> String {
+        match self.files.get(file) {
+            Some(f) => format!("{}:{line}", f.short),
+            None => format!("?:{line}"),
+        }
+    }
+
+    /// The text of a source line, if the file was readable.
+    pub fn source_text(&self, file: usize, line: u32) -> Option<&str> {
+        self.files
+            .get(file)?
+            .lines
+            .get((line as usize).checked_sub(1)?)
+            .map(String::as_str)
+    }
+
+    /// The file a user's name means: the map's path, its tail after a `/`, or its file name.
+    pub fn find_file(&self, name: &str) -> Result<usize, String> {
+        let hits: Vec<usize> = (0..self.files.len())
+            .filter(|&k| {
+                let p = &self.files[k].path;
+                p == name || p.ends_with(&format!("/{name}")) || self.files[k].short == name
+            })
+            .collect();
+        match hits[..] {
+            [k] => Ok(k),
+            [] => {
+                let names: Vec<&str> = self.files.iter().map(|f| f.short.as_str()).collect();
+                Err(format!(
+                    "no source file '{name}' in the program (files: {})",
+                    names.join(", ")
+                ))
+            }
+            _ => Err(format!("'{name}' names more than one source file")),
+        }
+    }
+
+    /// The first address of code at `file:line`, or of the next line that has some.
+    pub fn addr_of_line(&self, file: usize, line: u32) -> Result<(u16, u32), String> {
+        match self.by_line.range((file, line)..=(file, u32::MAX)).next() {
+            Some((&(_, l), addrs)) => Ok((addrs.iter().copied().min().unwrap_or(0), l)),
+            None => Err(format!(
+                "no code at or after {}",
+                self.line_name(file, line)
+            )),
+        }
+    }
+
+    /// The address of the statement `n` statements before `addr` (or the earliest there is),
+    /// when `addr` is a statement of the map; else `addr`.
+    pub fn statements_before(&self, addr: u16, n: usize) -> u16 {
+        if !self.map.contains_key(&addr) {
+            return addr;
+        }
+        self.map
+            .range(..addr)
+            .rev()
+            .take(n)
+            .last()
+            .map(|(&a, _)| a)
+            .unwrap_or(addr)
+    }
+
+    /// Is there a map entry (an instruction or data statement) starting at `addr`?
+    pub fn is_statement(&self, addr: u16) -> bool {
+        self.map.contains_key(&addr)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_from_source_text() {
+        let lines: Vec<String> = [
+            "GENMOV: CALL CALCEP",
+            ".sq:    LD A,(HL)",
+            "PAWN    EQU 1",
+            "VARS:   EQU 4100h",
+            "        RET",
+            "ROMEND:",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let mut set = HashSet::new();
+        scan_labels(&lines, &mut set);
+        let mut v: Vec<_> = set.into_iter().collect();
+        v.sort();
+        assert_eq!(v, ["GENMOV", "GENMOV.sq", "ROMEND"]);
+    }
+
+    #[test]
+    fn firmware_program_knows_its_labels() {
+        let p = Program::from_build(Build::Article, &source_root()).unwrap();
+        let g = p.symbol("GENMOV").unwrap();
+        assert_eq!(p.label_at(g), Some("GENMOV"));
+        assert_eq!(p.symbol("genmov").unwrap(), g);
+        assert!(p.symbol("NOSUCH").is_err());
+        let (f, _) = p.line_at(g).unwrap();
+        assert_eq!(p.files[f].short, "movegen.asm");
+        assert_eq!(p.describe(g + 1).unwrap(), "GENMOV+1");
+    }
+}

@@ -1,0 +1,145 @@
+//! The prompt: scripts (`-x`), `--batch`, line editing and history (rustyline) on a
+//! terminal, plain lines otherwise, and the switch to the full-screen mode.
+
+use super::commands::{Session, Start};
+use super::engine::INTERRUPT;
+use super::program::Program;
+use super::{tui, DebugArgs};
+use std::io::{BufRead, IsTerminal, Write};
+use std::sync::atomic::Ordering;
+
+pub const PROMPT: &str = "(z80db) ";
+
+fn session(args: &DebugArgs) -> Result<Session, String> {
+    if let Some(src) = &args.asm {
+        return Session::program(Program::from_source(src)?);
+    }
+    let start = match (&args.fen, &args.moves) {
+        (Some(f), _) => Start::Fen(f.clone()),
+        (None, Some(m)) => Start::Moves(m.clone()),
+        (None, None) => Start::Initial,
+    };
+    Session::firmware(args.build, &start)
+}
+
+fn print(s: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(s.as_bytes());
+    let _ = out.flush();
+}
+
+/// Ctrl-C while a command runs stops it (at the prompt, rustyline handles the key itself).
+fn install_interrupt() {
+    #[cfg(unix)]
+    {
+        extern "C" fn on_sigint(_: i32) {
+            INTERRUPT.store(true, Ordering::Relaxed);
+        }
+        extern "C" {
+            fn signal(sig: i32, handler: extern "C" fn(i32)) -> usize;
+        }
+        const SIGINT: i32 = 2;
+        // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
+        unsafe {
+            signal(SIGINT, on_sigint);
+        }
+    }
+}
+
+pub fn run(args: &DebugArgs) -> Result<(), String> {
+    let mut s = session(args)?;
+    print(&s.banner());
+    if let Some(path) = &args.script {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        for line in text.lines() {
+            let t = line.trim();
+            if t.is_empty() || t.starts_with('#') {
+                continue;
+            }
+            print(&format!("{PROMPT}{t}\n"));
+            print(&s.execute(t));
+            if s.tui_requested {
+                s.tui_requested = false;
+                if !args.batch {
+                    tui::run(&mut s)?;
+                }
+            }
+            if s.quit {
+                break;
+            }
+        }
+    }
+    if args.batch {
+        return if s.errors == 0 {
+            Ok(())
+        } else {
+            Err(format!("{} command(s) failed", s.errors))
+        };
+    }
+    if s.quit {
+        return Ok(());
+    }
+    install_interrupt();
+    if args.tui {
+        tui::run(&mut s)?;
+        if s.quit {
+            return Ok(());
+        }
+    }
+    if std::io::stdin().is_terminal() {
+        interactive(&mut s)
+    } else {
+        for line in std::io::stdin().lock().lines() {
+            let line = line.map_err(|e| e.to_string())?;
+            print(&s.execute(&line));
+            if s.quit {
+                break;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn history_path() -> Option<std::path::PathBuf> {
+    std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".z80chess_history"))
+}
+
+fn interactive(s: &mut Session) -> Result<(), String> {
+    use rustyline::error::ReadlineError;
+    let mut rl = rustyline::DefaultEditor::new().map_err(|e| e.to_string())?;
+    let hist = history_path();
+    if let Some(h) = &hist {
+        let _ = rl.load_history(h);
+    }
+    let mut last = String::new();
+    loop {
+        match rl.readline(PROMPT) {
+            Ok(line) => {
+                let t = line.trim().to_string();
+                let cmd = if t.is_empty() { last.clone() } else { t };
+                if cmd.is_empty() {
+                    continue;
+                }
+                let _ = rl.add_history_entry(cmd.as_str());
+                INTERRUPT.store(false, Ordering::Relaxed);
+                print(&s.execute(&cmd));
+                last = cmd;
+                if s.tui_requested {
+                    s.tui_requested = false;
+                    tui::run(s)?;
+                }
+                if s.quit {
+                    break;
+                }
+            }
+            Err(ReadlineError::Interrupted) => continue,
+            Err(ReadlineError::Eof) => break,
+            Err(e) => return Err(e.to_string()),
+        }
+    }
+    if let Some(h) = &hist {
+        let _ = rl.save_history(h);
+    }
+    Ok(())
+}
