@@ -20,12 +20,21 @@ fn sorted(mut v: Vec<FwMove>) -> Vec<FwMove> {
 /// variables COLOR, POSK[2], POSQ[2].
 fn state(e: &Engine) -> Vec<u8> {
     let m = &e.machine.bus.mem;
-    [&m[RAM_START as usize..RAM_START as usize + 120], &m[0x4100..0x4105]].concat()
+    [
+        &m[RAM_START as usize..RAM_START as usize + 120],
+        &m[0x4100..0x4105],
+    ]
+    .concat()
 }
 
 /// Number of queens of each colour on a state's board.
 fn queens(state: &[u8]) -> [usize; 2] {
-    let count = |colour: u8| state[..120].iter().filter(|&&b| b != 0xFF && b & 0x87 == colour | 5).count();
+    let count = |colour: u8| {
+        state[..120]
+            .iter()
+            .filter(|&&b| b != 0xFF && b & 0x87 == colour | 5)
+            .count()
+    };
     [count(0), count(0x80)]
 }
 
@@ -55,14 +64,19 @@ fn roms_are_what_asm_assembles_to() {
         let a = rom::assemble(root, build).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(a.origin, 0);
         for (path, bytes) in rom::outputs(root, build, &a) {
-            let shipped = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let shipped =
+                std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             assert!(
                 shipped == bytes,
                 "{} differs from what asm/ assembles to: run `cargo run -- roms`",
                 path.display()
             );
         }
-        assert_eq!(a.image, build.rom(), "the binary embeds a stale {build} ROM: rebuild");
+        assert_eq!(
+            a.image,
+            build.rom(),
+            "the binary embeds a stale {build} ROM: rebuild"
+        );
         println!("{build}: {} bytes of ROM", a.image.len());
     }
 }
@@ -95,27 +109,52 @@ fn protocol_constants_match_the_firmware() {
 fn initial_position_and_board_round_trip() {
     let mut e = engine();
     let start = Chess::default();
-    assert_eq!(sorted(e.legal_moves().unwrap()), sorted(reference_moves(&start)));
+    assert_eq!(
+        sorted(e.legal_moves().unwrap()),
+        sorted(reference_moves(&start))
+    );
     let dump = e.board().unwrap();
-    assert_eq!(dump, encode(&start), "the firmware's new game differs from the FEN convention");
-    assert_eq!(describe(&dump), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w -");
+    assert_eq!(
+        dump,
+        encode(&start),
+        "the firmware's new game differs from the FEN convention"
+    );
+    assert_eq!(
+        describe(&dump),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w -"
+    );
     // En passant survives a set-up and is reported back.
     let pos = parse_fen("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3").unwrap();
     e.set_position(&pos).unwrap();
     assert_eq!(e.board().unwrap(), encode(&pos));
-    assert!(e.legal_moves().unwrap().contains(&FwMove { from: 65, to: 76, promo: 0 }), "e5xf6 e.p.");
+    assert!(
+        e.legal_moves().unwrap().contains(&FwMove {
+            from: 65,
+            to: 76,
+            promo: 0
+        }),
+        "e5xf6 e.p."
+    );
 }
 
 #[test]
 fn mate_stalemate_and_check_status() {
     let mut e = engine();
     for (fen, in_check, n) in [
-        ("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", true, 0), // fool's mate
-        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", false, 0),                               // stalemate
-        ("4k3/8/8/8/8/8/8/4K2r w - - 0 1", true, 3),                                // check: Kd2 Ke2 Kf2
+        (
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            true,
+            0,
+        ), // fool's mate
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", false, 0), // stalemate
+        ("4k3/8/8/8/8/8/8/4K2r w - - 0 1", true, 3),  // check: Kd2 Ke2 Kf2
     ] {
         let pos = parse_fen(fen).unwrap();
-        assert_eq!(pos.legal_moves().len(), n as usize, "{fen}: the expectation itself");
+        assert_eq!(
+            pos.legal_moves().len(),
+            n as usize,
+            "{fen}: the expectation itself"
+        );
         e.set_position(&pos).unwrap();
         assert_eq!(e.status().unwrap(), (in_check, n), "{fen}");
     }
@@ -126,11 +165,22 @@ fn underpromotion_to_all_four_pieces() {
     let mut e = engine();
     let pos = parse_fen("8/P6k/8/8/8/8/8/K7 w - - 0 1").unwrap();
     e.set_position(&pos).unwrap();
-    let promos: Vec<u8> = e.legal_moves().unwrap().iter().filter(|m| m.from == 81).map(|m| m.promo).collect();
+    let promos: Vec<u8> = e
+        .legal_moves()
+        .unwrap()
+        .iter()
+        .filter(|m| m.from == 81)
+        .map(|m| m.promo)
+        .collect();
     assert_eq!(sorted_u8(promos), vec![2, 3, 4, 5]);
     for promo in [2, 3, 4, 5] {
         let before = state(&e);
-        e.play(FwMove { from: 81, to: 91, promo }).unwrap();
+        e.play(FwMove {
+            from: 81,
+            to: 91,
+            promo,
+        })
+        .unwrap();
         assert_eq!(e.board().unwrap().squares[56] & 7, promo);
         e.undo().unwrap();
         assert_eq!(state(&e), before);
@@ -151,11 +201,42 @@ fn bad_input_through_the_ports() {
     assert_eq!(code_of(err), 0xFF);
     assert_eq!(e.machine.take_output(), b"", "nothing after the refusal");
     // Moves: not a move, a move into check, promotion byte missing.
-    assert_eq!(code_of(e.play(FwMove { from: 35, to: 65, promo: 0 }).unwrap_err()), 0x01);
-    assert_eq!(code_of(e.play(FwMove { from: 0, to: 255, promo: 9 }).unwrap_err()), 0x01);
-    e.set_position(&parse_fen("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1").unwrap()).unwrap();
+    assert_eq!(
+        code_of(
+            e.play(FwMove {
+                from: 35,
+                to: 65,
+                promo: 0
+            })
+            .unwrap_err()
+        ),
+        0x01
+    );
+    assert_eq!(
+        code_of(
+            e.play(FwMove {
+                from: 0,
+                to: 255,
+                promo: 9
+            })
+            .unwrap_err()
+        ),
+        0x01
+    );
+    e.set_position(&parse_fen("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1").unwrap())
+        .unwrap();
     // Kf2 walks along the checking rook's rank: pseudo-legal, illegal.
-    assert_eq!(code_of(e.play(FwMove { from: 25, to: 36, promo: 0 }).unwrap_err()), 0x02);
+    assert_eq!(
+        code_of(
+            e.play(FwMove {
+                from: 25,
+                to: 36,
+                promo: 0
+            })
+            .unwrap_err()
+        ),
+        0x02
+    );
     assert_eq!(code_of(e.undo().unwrap_err()), 0x04);
     // Set-ups the firmware refuses leave the position as it was.
     e.new_game().unwrap();
@@ -168,11 +249,24 @@ fn bad_input_through_the_ports() {
     let mut bad = before.squares;
     bad[0] = 0x09; // a pawn on a1
     assert_eq!(code_of(setup_raw(&mut e, &bad, 0, 0)), 0x07);
-    assert_eq!(code_of(setup_raw(&mut e, &before.squares, 0, 44)), 0x08, "e3 with no pawn on e4");
-    assert_eq!(e.board().unwrap(), before, "a refused set-up changed the position");
+    assert_eq!(
+        code_of(setup_raw(&mut e, &before.squares, 0, 44)),
+        0x08,
+        "e3 with no pawn on e4"
+    );
+    assert_eq!(
+        e.board().unwrap(),
+        before,
+        "a refused set-up changed the position"
+    );
     assert_eq!(code_of(e.perft(13).unwrap_err()), 0x0A);
     // It still plays.
-    e.play(FwMove { from: 35, to: 55, promo: 0 }).unwrap();
+    e.play(FwMove {
+        from: 35,
+        to: 55,
+        promo: 0,
+    })
+    .unwrap();
 }
 
 fn setup_raw(e: &mut Engine, squares: &[u8; 64], side: u8, ep: u8) -> FirmwareError {
@@ -203,7 +297,11 @@ fn move_list_overflow_is_reported_and_the_board_survives() {
     let err = e.perft(12).unwrap_err();
     assert_eq!(code_of(err), 0x0B);
     println!("overflow found after {} T-states", e.tstates() - t0);
-    assert_eq!(e.board().unwrap(), before, "the overflow left moves on the board");
+    assert_eq!(
+        e.board().unwrap(),
+        before,
+        "the overflow left moves on the board"
+    );
     assert!(e.perft(1).unwrap().nodes > 0);
 }
 
@@ -211,17 +309,29 @@ fn move_list_overflow_is_reported_and_the_board_survives() {
 fn cli_rejects_bad_fens_and_names_the_field() {
     let exe = env!("CARGO_BIN_EXE_z80chess");
     for (fen, needle) in [
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "turn"),
-        ("rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "board"),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+            "turn",
+        ),
+        (
+            "rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "board",
+        ),
         ("8/8/8/8/8/8/8/8 w - - 0 1", "impossible position"),
     ] {
-        let out = std::process::Command::new(exe).args(["perft", "--depth", "1", "--fen", fen]).output().unwrap();
+        let out = std::process::Command::new(exe)
+            .args(["perft", "--depth", "1", "--fen", fen])
+            .output()
+            .unwrap();
         assert!(!out.status.success(), "{fen} accepted");
         let msg = String::from_utf8_lossy(&out.stderr).to_lowercase();
         assert!(msg.contains(needle), "'{msg}' does not name '{needle}'");
         assert!(!msg.contains("panicked"), "{msg}");
     }
-    let out = std::process::Command::new(exe).args(["perft", "--depth", "2"]).output().unwrap();
+    let out = std::process::Command::new(exe)
+        .args(["perft", "--depth", "2"])
+        .output()
+        .unwrap();
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("nodes 400"));
 }

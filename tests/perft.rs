@@ -8,7 +8,10 @@
 use shakmaty::{fen::Fen, CastlingMode, Chess, Position};
 use z80chess::firmware::{Build, Engine, FwMove};
 
-const EPD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/chess/perft.epd");
+const EPD: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../shared/data/chess/perft.epd"
+);
 
 struct Case {
     line: usize,
@@ -28,12 +31,18 @@ fn cases() -> Vec<Case> {
         let counts = parts
             .map(|p| {
                 let p = p.trim();
-                let (d, n) = p.split_once(' ').unwrap_or_else(|| panic!("line {}: bad field '{p}'", i + 1));
+                let (d, n) = p
+                    .split_once(' ')
+                    .unwrap_or_else(|| panic!("line {}: bad field '{p}'", i + 1));
                 let d: u8 = d.trim_start_matches('D').parse().unwrap();
                 (d, n.trim().parse::<u64>().unwrap())
             })
             .collect();
-        out.push(Case { line: i + 1, fen, counts });
+        out.push(Case {
+            line: i + 1,
+            fen,
+            counts,
+        });
     }
     out
 }
@@ -79,22 +88,38 @@ fn diagnose(engine: &mut Engine, pos: &Chess, depth: u8) -> String {
 
 #[test]
 fn perft_suite() {
-    let budget: u64 = std::env::var("Z80CHESS_PERFT_NODES").ok().and_then(|v| v.parse().ok()).unwrap_or(150_000);
+    let budget: u64 = std::env::var("Z80CHESS_PERFT_NODES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(150_000);
     let cases = cases();
-    assert!(cases.len() >= 130, "perft.epd has {} positions", cases.len());
+    assert!(
+        cases.len() >= 130,
+        "perft.epd has {} positions",
+        cases.len()
+    );
     let mut engine = Engine::new(Build::Article).expect("boot");
     let (mut checks, mut nodes, mut tstates) = (0u64, 0u64, 0u64);
     let mut failures = Vec::new();
     for case in &cases {
         let pos = position(&case.fen);
         // Every depth up to the deepest within budget (at least depth 1).
-        let mut depths: Vec<(u8, u64)> = case.counts.iter().copied().filter(|&(_, n)| n <= budget).collect();
+        let mut depths: Vec<(u8, u64)> = case
+            .counts
+            .iter()
+            .copied()
+            .filter(|&(_, n)| n <= budget)
+            .collect();
         if depths.is_empty() {
             depths.push(case.counts[0]);
         }
-        engine.set_position(&pos).unwrap_or_else(|e| panic!("line {}: {e}", case.line));
+        engine
+            .set_position(&pos)
+            .unwrap_or_else(|e| panic!("line {}: {e}", case.line));
         for (d, expected) in depths {
-            let r = engine.perft(d).unwrap_or_else(|e| panic!("line {} depth {d}: {e}", case.line));
+            let r = engine
+                .perft(d)
+                .unwrap_or_else(|e| panic!("line {} depth {d}: {e}", case.line));
             checks += 1;
             nodes += r.nodes;
             tstates += r.tstates;
@@ -116,5 +141,10 @@ fn perft_suite() {
         tstates,
         tstates as f64 / nodes.max(1) as f64
     );
-    assert!(failures.is_empty(), "{} perft mismatches:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} perft mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
