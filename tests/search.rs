@@ -5,7 +5,10 @@ use proptest::prelude::*;
 use shakmaty::{Chess, Position};
 use z80chess::firmware::{parse_fen, reference_moves, sargon, Build, Engine, FwMove, SearchKind};
 
-const TSV: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/chess/sargon1978_tests.tsv");
+const TSV: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../shared/data/chess/sargon1978_tests.tsv"
+);
 
 /// sargon1978_tests.tsv with the 1978 build: the positions at PLYMAX <= the limit
 /// (default 3, which keeps CI short; `Z80CHESS_SARGON_MAXPLY=7 cargo test --release --test
@@ -14,7 +17,10 @@ const TSV: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/chess/sar
 /// 1.d4 from bit 0 of R: either is accepted, and the test prints which it got.
 #[test]
 fn sargon1978_reproduces_the_original_moves() {
-    let max_ply: u8 = std::env::var("Z80CHESS_SARGON_MAXPLY").ok().and_then(|v| v.parse().ok()).unwrap_or(3);
+    let max_ply: u8 = std::env::var("Z80CHESS_SARGON_MAXPLY")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3);
     let text = std::fs::read_to_string(TSV).unwrap_or_else(|e| panic!("{TSV}: {e}"));
     let (mut run, mut same, mut skipped) = (0, 0, Vec::new());
     let mut diffs = Vec::new();
@@ -33,8 +39,12 @@ fn sargon1978_reproduces_the_original_moves() {
         let r = e.search(ply, false).unwrap();
         run += 1;
         let got = r.best.uci();
-        let ok = got == expected || (matches!(id, "SARGON.17" | "SARGON.18") && (got == "e2e4" || got == "d2d4"));
-        println!("{id} PLYMAX {ply}: {got} (original {expected}) {:?} {} POINTS, {} T", r.kind, r.evaluations, r.tstates);
+        let ok = got == expected
+            || (matches!(id, "SARGON.17" | "SARGON.18") && (got == "e2e4" || got == "d2d4"));
+        println!(
+            "{id} PLYMAX {ply}: {got} (original {expected}) {:?} {} POINTS, {} T",
+            r.kind, r.evaluations, r.tstates
+        );
         if ok {
             same += 1;
         } else {
@@ -55,7 +65,11 @@ fn best(build: Build, fen: &str, level: u8) -> (String, u8, SearchKind) {
     let pos = parse_fen(fen).unwrap();
     sargon::load(&mut e, &pos).unwrap();
     let r = e.search(level, false).unwrap();
-    assert!(r.best.to_move(&pos).is_some(), "{fen}: illegal {}", r.best.uci());
+    assert!(
+        r.best.to_move(&pos).is_some(),
+        "{fen}: illegal {}",
+        r.best.uci()
+    );
     (r.best.uci(), r.score, r.kind)
 }
 
@@ -90,15 +104,27 @@ fn mated_next(pos: &Chess) -> bool {
 fn mates_are_found_and_scored() {
     for build in Build::ALL {
         // Mate in 1: back rank; scholar's mate.
-        assert_eq!(best(build, "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", 1), ("a1a8".into(), 0xFF, SearchKind::Searched));
         assert_eq!(
-            best(build, "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3", 2).0,
+            best(build, "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", 1),
+            ("a1a8".into(), 0xFF, SearchKind::Searched)
+        );
+        assert_eq!(
+            best(
+                build,
+                "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3",
+                2
+            )
+            .0,
             "f3f7"
         );
         // Mate in 2 (3 plies): 1.Qd8+ Bxd8 2.Re8#.
         let fen = "r1b2k1r/ppp1bppp/8/1B1Q4/5q2/2P5/PPP2PPP/R3R1K1 w - - 1 1";
         assert!(mate_in(&parse_fen(fen).unwrap(), 2) && !mate_in(&parse_fen(fen).unwrap(), 1));
-        assert_eq!(best(build, fen, 3), ("d5d8".into(), 0xFF, SearchKind::Searched), "{build}");
+        assert_eq!(
+            best(build, fen, 3),
+            ("d5d8".into(), 0xFF, SearchKind::Searched),
+            "{build}"
+        );
         // The side that cannot avoid mate (every move allows Ra8#) scores 01h.
         let fen = "7r/8/8/8/8/8/2k4P/K7 w - - 0 1";
         assert!(mated_next(&parse_fen(fen).unwrap()));
@@ -113,37 +139,72 @@ fn stalemate_is_scored_as_the_root() {
     // a mate FFh.
     let fen = "7k/8/6K1/8/8/8/8/5Q2 w - - 0 1";
     let mut p = parse_fen(fen).unwrap();
-    p.play_unchecked(FwMove { from: 26, to: 86, promo: 0 }.to_move(&p).unwrap());
+    p.play_unchecked(
+        FwMove {
+            from: 26,
+            to: 86,
+            promo: 0,
+        }
+        .to_move(&p)
+        .unwrap(),
+    );
     assert!(p.is_stalemate(), "Qf7 stalemates");
     for build in Build::ALL {
         let (m, score, _) = best(build, fen, 2);
         assert_eq!((m.as_str(), score), ("f1f8", 0xFF), "{build}");
         let mut e = Engine::new(build).unwrap();
-        e.set_position(&parse_fen("7k/8/6QK/8/8/8/8/8 b - - 0 1").unwrap()).unwrap();
-        assert_eq!(e.status().unwrap(), (false, 0), "stalemate seen by the firmware");
-        assert!(e.search(2, false).is_err(), "a side with no legal move is refused");
+        e.set_position(&parse_fen("7k/8/6QK/8/8/8/8/8 b - - 0 1").unwrap())
+            .unwrap();
+        assert_eq!(
+            e.status().unwrap(),
+            (false, 0),
+            "stalemate seen by the firmware"
+        );
+        assert!(
+            e.search(2, false).is_err(),
+            "a side with no legal move is refused"
+        );
     }
 }
 
 #[test]
 fn book_replies_follow_the_first_move() {
-    for (first, reply) in [("g1f3", "d7d5"), ("e2e4", "e7e5"), ("d2d4", "d7d5"), ("c2c4", "e7e5"), ("f2f3", "d7d5")] {
+    for (first, reply) in [
+        ("g1f3", "d7d5"),
+        ("e2e4", "e7e5"),
+        ("d2d4", "d7d5"),
+        ("c2c4", "e7e5"),
+        ("f2f3", "d7d5"),
+    ] {
         let mut e = Engine::new(Build::B1978).unwrap();
         let pos = Chess::default();
-        let m = FwMove::from_move(&pos.legal_moves().into_iter().find(|m| FwMove::from_move(m).uci() == first).unwrap());
+        let m = FwMove::from_move(
+            &pos.legal_moves()
+                .into_iter()
+                .find(|m| FwMove::from_move(m).uci() == first)
+                .unwrap(),
+        );
         e.play(m).unwrap();
         let r = e.search(2, false).unwrap();
-        assert_eq!((r.best.uci().as_str(), r.kind), (reply, SearchKind::Book), "after {first}");
+        assert_eq!(
+            (r.best.uci().as_str(), r.kind),
+            (reply, SearchKind::Book),
+            "after {first}"
+        );
     }
 }
 
 #[test]
 fn iterative_deepening_reports_every_depth_and_move_now_stops() {
     let mut e = Engine::new(Build::Article).unwrap();
-    let pos = parse_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3").unwrap();
+    let pos =
+        parse_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3").unwrap();
     sargon::load(&mut e, &pos).unwrap();
     let r = e.search(3, true).unwrap();
-    assert_eq!(r.depths.iter().map(|d| d.depth).collect::<Vec<_>>(), vec![1, 2, 3]);
+    assert_eq!(
+        r.depths.iter().map(|d| d.depth).collect::<Vec<_>>(),
+        vec![1, 2, 3]
+    );
     assert_eq!(r.depths.last().unwrap().best, r.best);
     // "Move now" before anything completes: the first legal move, marked as stopped.
     e.machine.bus.move_now = true;

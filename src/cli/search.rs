@@ -8,8 +8,12 @@ use shakmaty::{uci::UciMove, Chess, Position};
 pub fn replay(moves: &str) -> Result<Chess, String> {
     let mut pos = Chess::default();
     for (i, text) in moves.split_whitespace().enumerate() {
-        let uci: UciMove = text.parse().map_err(|e| format!("move {} '{text}': not a UCI move ({e})", i + 1))?;
-        let m = uci.to_move(&pos).map_err(|e| format!("move {} '{text}': illegal here ({e})", i + 1))?;
+        let uci: UciMove = text
+            .parse()
+            .map_err(|e| format!("move {} '{text}': not a UCI move ({e})", i + 1))?;
+        let m = uci
+            .to_move(&pos)
+            .map_err(|e| format!("move {} '{text}': illegal here ({e})", i + 1))?;
         pos.play_unchecked(m);
     }
     Ok(pos)
@@ -17,7 +21,11 @@ pub fn replay(moves: &str) -> Result<Chess, String> {
 
 /// Put the position into the engine: a FEN by the 1978 convention, or moves replayed inside
 /// the firmware (so moved bits, en passant and the move number evolve as in a game).
-pub fn prepare(engine: &mut Engine, fen: Option<&str>, moves: Option<&str>) -> Result<Chess, String> {
+pub fn prepare(
+    engine: &mut Engine,
+    fen: Option<&str>,
+    moves: Option<&str>,
+) -> Result<Chess, String> {
     match (fen, moves) {
         (Some(_), Some(_)) => Err("give --fen or --moves, not both".into()),
         (Some(f), None) => {
@@ -31,7 +39,9 @@ pub fn prepare(engine: &mut Engine, fen: Option<&str>, moves: Option<&str>) -> R
             let mut p = Chess::default();
             for text in m.unwrap_or("").split_whitespace() {
                 let mv = text.parse::<UciMove>().unwrap().to_move(&p).unwrap();
-                engine.play(FwMove::from_move(&mv)).map_err(|e| e.to_string())?;
+                engine
+                    .play(FwMove::from_move(&mv))
+                    .map_err(|e| e.to_string())?;
                 p.play_unchecked(mv);
             }
             Ok(pos)
@@ -44,22 +54,41 @@ pub fn describe_score(score: u8) -> String {
     match score {
         0xFF => "mate for the engine".into(),
         0x01 => "the engine is mated".into(),
-        s => format!("{:+.3} pawns against the root (byte {s:02X}h)", (s as f64 - 128.0) / 8.0),
+        s => format!(
+            "{:+.3} pawns against the root (byte {s:02X}h)",
+            (s as f64 - 128.0) / 8.0
+        ),
     }
 }
 
-pub fn cli(fen: Option<&str>, moves: Option<&str>, level: u8, build: Build, iterate: bool) -> Result<(), String> {
+pub fn cli(
+    fen: Option<&str>,
+    moves: Option<&str>,
+    level: u8,
+    build: Build,
+    iterate: bool,
+) -> Result<(), String> {
     if !(1..=8).contains(&level) {
         return Err(format!("level {level}: the firmware searches 1 to 8 plies"));
     }
     let mut engine = Engine::new(build).map_err(|e| e.to_string())?;
     let pos = prepare(&mut engine, fen, moves)?;
     if pos.legal_moves().is_empty() {
-        return Err(if pos.is_check() { "the side to move is checkmated" } else { "stalemate" }.into());
+        return Err(if pos.is_check() {
+            "the side to move is checkmated"
+        } else {
+            "stalemate"
+        }
+        .into());
     }
     let r = engine.search(level, iterate).map_err(|e| e.to_string())?;
     for d in &r.depths {
-        println!("info depth {} best {} score {}", d.depth, d.best.uci(), describe_score(d.score));
+        println!(
+            "info depth {} best {} score {}",
+            d.depth,
+            d.best.uci(),
+            describe_score(d.score)
+        );
     }
     let legal = r.best.to_move(&pos).is_some();
     println!("bestmove {}", r.best.uci());
@@ -73,13 +102,23 @@ pub fn cli(fen: Option<&str>, moves: Option<&str>, level: u8, build: Build, iter
             SearchKind::Searched => "",
         }
     );
-    println!("evaluations {} (POINTS calls), XCHNG calls {}, moves made {}", r.evaluations, r.xchng_calls, r.nodes);
-    println!("tstates {} = {:.1} s at 2 MHz", r.tstates, r.tstates as f64 / PERIOD_HZ as f64);
+    println!(
+        "evaluations {} (POINTS calls), XCHNG calls {}, moves made {}",
+        r.evaluations, r.xchng_calls, r.nodes
+    );
+    println!(
+        "tstates {} = {:.1} s at 2 MHz",
+        r.tstates,
+        r.tstates as f64 / PERIOD_HZ as f64
+    );
     if r.evaluations > 0 {
         println!("tstates/evaluation {}", r.tstates / r.evaluations as u64);
     }
     if !legal {
-        return Err(format!("the firmware chose {}, which is not legal here", r.best.uci()));
+        return Err(format!(
+            "the firmware chose {}, which is not legal here",
+            r.best.uci()
+        ));
     }
     Ok(())
 }

@@ -96,6 +96,7 @@ pub struct Perft {
 pub struct Engine {
     pub machine: Machine,
     pub build: Build,
+    search_start: Option<TStates>,
 }
 
 impl Engine {
@@ -109,6 +110,7 @@ impl Engine {
         let mut e = Engine {
             machine: Machine::new(rom)?,
             build,
+            search_start: None,
         };
         let reply = e.command(CMD_IDENT, &[])?;
         if reply.len() != 3 || reply[0] != b'Z' {
@@ -332,7 +334,95 @@ pub struct SearchResult {
     pub tstates: TStates,
 }
 
+/// Where a search started with [`Engine::start_search`] stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SearchPoll {
+    /// Still thinking: the depths completed so far and the T-states spent.
+    Running {
+        depths: Vec<DepthReport>,
+        tstates: TStates,
+    },
+    Done(SearchResult),
+}
+
 impl Engine {
+    /// Start a search without waiting for it: drive it with [`Engine::poll_search`] in slices
+    /// of T-states (for period-speed pacing, a clock, or a "move now" key).
+    pub fn start_search(&mut self, level: u8, iterate: bool) {
+        self.machine.take_output();
+        self.machine.bus.move_now = false;
+        self.machine.send(&[CMD_SEARCH, level, iterate as u8]);
+        self.search_start = Some(self.tstates());
+    }
+
+    /// Run a started search for at most `budget` T-states.
+    pub fn poll_search(&mut self, budget: TStates) -> Result<SearchPoll, FirmwareError> {
+        let t0 = self.search_start.ok_or(FirmwareError::Protocol {
+            command: 'G',
+            detail: "no search was started".into(),
+        })?;
+        match self.machine.run(budget) {
+            StopReason::CycleLimit => {
+                let out = self.machine.output();
+                let mut depths = Vec::new();
+                let mut i = 1; // after the status byte
+                while out.get(i) == Some(&b'R') && out.len() >= i + 6 {
+                    let b = &out[i..];
+                    depths.push(DepthReport {
+                        depth: b[1],
+                        best: FwMove {
+                            from: b[2],
+                            to: b[3],
+                            promo: b[4],
+                        },
+                        score: b[5],
+                    });
+                    i += 6;
+                }
+                Ok(SearchPoll::Running {
+                    depths,
+                    tstates: self.tstates() - t0,
+                })
+            }
+            StopReason::InputNeeded if self.machine.pending_input() == 0 => {
+                self.search_start = None;
+                self.machine.bus.move_now = false;
+                let mut out = self.machine.take_output();
+                if out.is_empty() {
+                    return Err(FirmwareError::Protocol {
+                        command: 'G',
+                        detail: "no reply".into(),
+                    });
+                }
+                let status = out.remove(0);
+                if status != 0 {
+                    return Err(FirmwareError::Rejected {
+                        command: 'G',
+                        code: status,
+                        reason: error_text(status),
+                    });
+                }
+                parse_search(&out, self.tstates() - t0).map(SearchPoll::Done)
+            }
+            StopReason::InputNeeded => Ok(SearchPoll::Running {
+                depths: Vec::new(),
+                tstates: self.tstates() - t0,
+            }),
+            other => {
+                self.search_start = None;
+                Err(FirmwareError::Stopped {
+                    command: 'G',
+                    reason: format!("{other:?}"),
+                })
+            }
+        }
+    }
+
+    /// Ask a running search to stop now; it answers with the last completed depth's move.
+    pub fn move_now(&mut self) {
+        self.machine.bus.move_now = true;
+    }
+
     /// Set the move number (1: the opening book answers, whatever the position).
     pub fn set_move_number(&mut self, n: u8) -> Result<(), FirmwareError> {
         self.command(CMD_MOVENO, &[n]).map(drop)
@@ -350,14 +440,25 @@ impl Engine {
 
 /// Parse the search command's reply (after its status byte).
 pub fn parse_search(r: &[u8], tstates: TStates) -> Result<SearchResult, FirmwareError> {
-    let bad = |detail: String| FirmwareError::Protocol { command: 'G', detail };
-    let mv = |b: &[u8]| FwMove { from: b[0], to: b[1], promo: b[2] };
+    let bad = |detail: String| FirmwareError::Protocol {
+        command: 'G',
+        detail,
+    };
+    let mv = |b: &[u8]| FwMove {
+        from: b[0],
+        to: b[1],
+        promo: b[2],
+    };
     let mut depths = Vec::new();
     let mut i = 0;
     loop {
         match r.get(i) {
             Some(b'R') if r.len() >= i + 6 => {
-                depths.push(DepthReport { depth: r[i + 1], best: mv(&r[i + 2..]), score: r[i + 5] });
+                depths.push(DepthReport {
+                    depth: r[i + 1],
+                    best: mv(&r[i + 2..]),
+                    score: r[i + 5],
+                });
                 i += 6;
             }
             Some(b'E') if r.len() == i + 18 => {
@@ -381,7 +482,12 @@ pub fn parse_search(r: &[u8], tstates: TStates) -> Result<SearchResult, Firmware
                     tstates,
                 });
             }
-            _ => return Err(bad(format!("unexpected bytes at {i}: {:02X?}", &r[i.min(r.len())..]))),
+            _ => {
+                return Err(bad(format!(
+                    "unexpected bytes at {i}: {:02X?}",
+                    &r[i.min(r.len())..]
+                )))
+            }
         }
     }
 }

@@ -19,7 +19,12 @@ pub fn move_number(pos: &Chess) -> u8 {
     let start = Chess::default();
     let changed = (0..64)
         .map(Square::new)
-        .filter(|sq| matches!(sq.rank(), Rank::First | Rank::Second | Rank::Seventh | Rank::Eighth))
+        .filter(|sq| {
+            matches!(
+                sq.rank(),
+                Rank::First | Rank::Second | Rank::Seventh | Rank::Eighth
+            )
+        })
         .filter(|&sq| pos.board().piece_at(sq) != start.board().piece_at(sq))
         .count();
     (changed / 2).max(2) as u8
@@ -55,5 +60,7 @@ pub fn load(engine: &mut Engine, pos: &Chess) -> Result<(), FirmwareError> {
 }
 
 fn same(a: &Chess, b: &Chess) -> bool {
-    a.board() == b.board() && a.turn() == b.turn() && a.castles().castling_rights() == b.castles().castling_rights()
+    a.board() == b.board()
+        && a.turn() == b.turn()
+        && a.castles().castling_rights() == b.castles().castling_rights()
 }
