@@ -345,7 +345,10 @@ pub fn cli(fen: &str, square: &str, build: Build) -> Result<(), String> {
     let residue = z.residue;
     let byte = attack::piece_byte(p.color, p.role);
     let ex = xchng::xchng(byte, &z.atklst, doubled);
-    println!("XCHNG, step by step (reference model on this array):");
+    println!(
+        "XCHNG, step by step (reference model on this array; values in {}):",
+        if doubled { "half-pawns" } else { "pawns" }
+    );
     if ex.iterations.is_empty() {
         println!("  no attacker");
     }

@@ -491,12 +491,18 @@ mod tests {
     }
 
     #[test]
-    fn queen_flag_and_spill() {
-        // White Qd2, Rd1 behind her on the d-file, and Bb2 on the long diagonal to d4 is not a
-        // line of d5; target d5: Q, R behind (queen byte [R|Q]).
+    fn queen_flag_and_king_byte_spill() {
+        // White Qd2 with Rd1 behind her on the d-file: the queen byte is [R|Q].
         let b = board("4k3/8/8/3p4/8/8/3Q4/3RK3 w - - 0 1");
         let a = atklst(&b, Square::D5, Filling::Article).atklst;
         assert_eq!(a[..7], [2, 0, 0, 0, 0, 0x59, 0]);
+        // Kc7 next to d8 (found first, on a diagonal), then Qd7, Rd6, Rd5 on the file: the
+        // second rook behind the queen goes into the king byte, pushing the king up: [K|R].
+        let b = board("3n3k/2KQ4/3R4/3R4/8/8/8/8 w - - 0 1");
+        for f in [Filling::Article, Filling::B1978] {
+            let a = atklst(&b, Square::D8, f).atklst;
+            assert_eq!(a[..7], [4, 0, 0, 0, 0, 0x59, 0xA5], "{f:?}");
+        }
     }
 
     #[test]

@@ -28,8 +28,11 @@ pub enum Class {
     /// The listing stops when the recapturer is worth less than the capturer (`RET C` at
     /// XC15), where the swap may still win by carrying on.
     CheaperRecapturer,
-    /// The listing's look-ahead (XC15) credits only the stake and ends the exchange, or gives up
-    /// for want of a backer.
+    /// The listing's look-ahead (XC15) gives up when the capturing side runs out of backers
+    /// first (`RET Z`), where the swap may still capture and stop earlier.
+    NoBacker,
+    /// The listing's look-ahead (XC15) credits only the stake and ends the exchange when the
+    /// defenders run out first.
     LookAhead,
     /// PINFND/PNCK keep a pinned piece out of the array; the textbook ignores pins.
     Pin,
@@ -65,6 +68,7 @@ impl Class {
         match self {
             Class::ResidueMismatch => "the Z80's residue is not the listing's (bug)",
             Class::CheaperRecapturer => "the listing stops when the recapturer is worth less",
+            Class::NoBacker => "the listing declines when the capturer would have no backer",
             Class::LookAhead => "the listing's look-ahead credits only the stake",
             Class::Pin => "pin (PINFND/PNCK drop the pinned piece; the textbook ignores pins)",
             Class::King => "king (the listing prices him at 10 and lets him capture)",
@@ -82,6 +86,7 @@ impl Class {
         match self {
             Class::ResidueMismatch => "residue-mismatch",
             Class::CheaperRecapturer => "listing: cheaper recapturer stop",
+            Class::NoBacker => "listing: no backer",
             Class::LookAhead => "listing: look-ahead",
             Class::Pin => "pin",
             Class::King => "king",
@@ -306,14 +311,10 @@ pub fn square_chain(
     );
 
     let (cap, rec) = lists(z80_array, attacker);
-    let shortcut = if ex
-        .iterations
-        .iter()
-        .any(|i| i.how == How::CheaperRecapturer)
-    {
-        Class::CheaperRecapturer
-    } else {
-        Class::LookAhead
+    let shortcut = match ex.iterations.last().map(|i| i.how) {
+        Some(How::CheaperRecapturer) => Class::CheaperRecapturer,
+        Some(How::NoBacker) => Class::NoBacker,
+        _ => Class::LookAhead,
     };
     chain.push(
         "swap on the array's lists",
@@ -352,12 +353,34 @@ pub fn square_chain(
         .map(|&(_, _, r)| PVALUE[attack::type_of(r) as usize] as i32 * 100)
         .collect();
     let ours = interleave(&fcap, &frec);
+    // Does the textbook use a piece the array does not have (an x-ray through a piece of the
+    // other colour, which ends ATTACK's line)?
+    let mut pool = [fcap.clone(), frec.clone()];
+    let mut missing = false;
+    for (k, v) in dyn_values.iter().enumerate() {
+        let side = &mut pool[k % 2];
+        match side.iter().position(|x| x == v) {
+            Some(i) => {
+                side.remove(i);
+            }
+            None => missing = true,
+        }
+    }
     chain.push(
         "textbook order, x-rays through either colour",
         see::see(board, sq, attacker, false),
         Some(Class::XrayOrder),
         dyn_values != ours,
-        format!("textbook {} / array {}", values(&dyn_values), values(&ours)),
+        format!(
+            "textbook {} / array {}{}",
+            values(&dyn_values),
+            values(&ours),
+            if missing {
+                "; the textbook x-rays through a piece of the other colour"
+            } else {
+                ""
+            }
+        ),
     );
 
     let promoting = see::sequence(board, sq, attacker, true)
