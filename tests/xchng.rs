@@ -378,24 +378,22 @@ fn check_position(pos: &Chess, engines: &mut [Engine], stats: &Stats) -> Result<
         }
         for sq in Square::ALL {
             let model = attack::atklst(board, sq, filling);
-            let (z80, residue) = match board.piece_at(sq) {
-                None => {
-                    let r = e
-                        .command(b'A', &[mailbox(sq)])
-                        .map_err(|m| TestCaseError::fail(m.to_string()))?;
-                    prop_assert_eq!(r.len(), 14);
-                    let mut a = [0u8; 14];
-                    a.copy_from_slice(&r);
-                    (a, None)
-                }
+            let r = e
+                .command(b'A', &[mailbox(sq)])
+                .map_err(|m| TestCaseError::fail(m.to_string()))?;
+            prop_assert_eq!(r.len(), 14);
+            let mut z80 = [0u8; 14];
+            z80.copy_from_slice(&r);
+            // 'X' on an occupied square: the same array, then XCHNG's residue.
+            let residue = match board.piece_at(sq) {
+                None => None,
                 Some(_) => {
                     let r = e
                         .command(b'X', &[mailbox(sq)])
                         .map_err(|m| TestCaseError::fail(m.to_string()))?;
                     prop_assert_eq!(r.len(), 15);
-                    let mut a = [0u8; 14];
-                    a.copy_from_slice(&r[..14]);
-                    (a, Some(r[14]))
+                    prop_assert_eq!(&r[..14], &z80[..], "'X' and 'A' fill ATKLST alike");
+                    Some(r[14])
                 }
             };
             prop_assert!(
@@ -541,37 +539,71 @@ fn attack_on_random_placements_matches_the_model() {
     assert!(s.lost.load(Ordering::Relaxed) > 0, "no overflow met");
 }
 
-/// Pins, one at a time, on positions built for them.
+/// Pins, one at a time, on positions built for them (the pin list PINFND should build is
+/// written out: square, line from the king or queen outward).
 #[test]
 fn attack_with_pins() {
     let mut engines: Vec<Engine> = Build::ALL.iter().map(|&b| engine(b)).collect();
     let stats = Stats::default();
-    for fen in [
+    let cases: [(&str, &[(&str, i8)]); 11] = [
         // A knight pinned against the king: it defends nothing.
-        "4r1k1/8/8/8/8/2p5/4N3/4K3 w - - 0 1",
+        ("4r1k1/8/8/8/8/2p5/4N3/4K3 w - - 0 1", &[("e2", 10)]),
         // A rook pinned on its file still attacks along it.
-        "4r1k1/8/8/4p3/8/8/4R3/4K3 w - - 0 1",
+        ("4r1k1/8/8/8/8/8/4R3/4K3 w - - 0 1", &[("e2", 10)]),
         // A bishop pinned on a diagonal attacks along it only.
-        "6k1/8/8/3b4/8/1B6/8/K7 w - - 0 1",
-        // Pinned against the queen by a rook; by a queen (the defenders decide).
-        "6k1/8/8/3r4/8/3N4/8/3Q2K1 w - - 0 1",
-        "6k1/8/8/3q4/8/3N4/4P3/3Q2K1 w - - 0 1",
-        "6k1/8/8/3q4/8/3N4/2B5/3Q2K1 w - - 0 1",
-        // A queen pinned against the king, and the bishop behind her.
-        "6k1/8/8/8/8/r1Q1K3/1B6/8 w - - 0 1",
-        // Pinned twice: against the king and against the queen.
-        "3r2k1/8/8/8/1b6/8/3N4/3K1Q2 w - - 0 1",
-        // A king next to the square, then a queen and two rooks behind her: [K|R] in the king byte.
-        "3n3k/2KQ4/3R4/3R4/8/8/8/8 w - - 0 1",
+        ("6k1/8/8/4b3/8/2B5/8/K7 w - - 0 1", &[("c3", 11)]),
+        // Pinned against the queen by a rook; by a queen, which counts only while our queen
+        // has no more defenders than attackers (0 <= 0 here; Bc2 defends her below).
+        ("6k1/8/8/3r4/8/3N4/8/3Q2K1 w - - 0 1", &[("d3", 10)]),
+        ("6k1/8/8/3q4/8/3N4/4P3/3Q2K1 w - - 0 1", &[("d3", 10)]),
+        ("6k1/8/8/3q4/8/3N4/2B5/3Q2K1 w - - 0 1", &[]),
+        // A queen pinned against the king, and a bishop behind her on another line.
+        ("6k1/8/8/8/8/r1Q1K3/1B6/8 w - - 0 1", &[("c3", -1)]),
+        // Pinned twice: against the king (file) and against the queen (diagonal).
+        (
+            "3r2k1/8/8/8/1b6/8/3N4/3KQ3 w - - 0 1",
+            &[("d2", 10), ("d2", 9)],
+        ),
+        // A king next to the square, then a queen and two rooks behind her: [K|R] in the king
+        // byte.
+        ("3n3k/2KQ4/3R4/3R4/8/8/8/8 w - - 0 1", &[]),
         // Three rooks on a file: the article ignores the third, the 1978 program spills it.
-        "3n3k/8/3R4/3R4/3R4/8/8/K7 w - - 0 1",
-        // SEE.019: the f6 pawn pinned against Ke7 by Qh4.
-        "6r1/4kq2/b2p1p2/p1pPb3/p1P2B1Q/2P4P/2B1R1P1/6K1 w - - 0 1",
-    ] {
+        ("3n3k/8/3R4/3R4/3R4/8/8/K7 w - - 0 1", &[]),
+        // SEE.019: the f6 pawn pinned against Ke7 by Qh4 (and two more).
+        (
+            "6r1/4kq2/b2p1p2/p1pPb3/p1P2B1Q/2P4P/2B1R1P1/6K1 w - - 0 1",
+            &[("g2", 10), ("f6", -9), ("e5", -10)],
+        ),
+    ];
+    for (fen, want) in cases {
         let pos = parse(fen);
+        let pins: Vec<(String, i8)> = attack::pins_of(pos.board(), Filling::Article)
+            .iter()
+            .map(|p| {
+                let sq = z80chess::firmware::square_of(p.square).unwrap();
+                (sq.to_string(), p.dir)
+            })
+            .collect();
+        let want: Vec<(String, i8)> = want.iter().map(|&(s, d)| (s.to_string(), d)).collect();
+        assert_eq!(pins, want, "{fen}: the pin list");
         check_position(&pos, &mut engines, &stats).unwrap_or_else(|e| panic!("{fen}: {e}"));
     }
     assert!(stats.pinned_out.load(Ordering::Relaxed) > 0);
+    // The king byte: [K|R] in both builds; the third rook on the file.
+    let b = parse("3n3k/2KQ4/3R4/3R4/8/8/8/8 w - - 0 1");
+    let b3 = parse("3n3k/8/3R4/3R4/3R4/8/8/K7 w - - 0 1");
+    for e in engines.iter_mut() {
+        e.set_position(&b).unwrap();
+        let a = e.command(b'A', &[mailbox(Square::D8)]).unwrap();
+        assert_eq!(a[..7], [4, 0, 0, 0, 0, 0x59, 0xA5], "{}", e.build);
+        e.set_position(&b3).unwrap();
+        let a = e.command(b'A', &[mailbox(Square::D8)]).unwrap();
+        let want: [u8; 7] = match e.build {
+            Build::Article => [2, 0, 0, 0, 0x55, 0, 0],
+            Build::B1978 => [3, 0, 0, 0, 0x55, 0, 0x05],
+        };
+        assert_eq!(a[..7], want, "{}", e.build);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
