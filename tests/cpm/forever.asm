@@ -1,0 +1,4 @@
+; Never ends: for the cycle limit.
+        ORG     100h
+LOOP:   INC     HL
+        JR      LOOP
