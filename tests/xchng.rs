@@ -258,7 +258,7 @@ fn xchng_on_random_arrays_matches_the_listing() {
                 let piece = t | if black { 0x80 } else { 0 };
                 prop_assert!(xchng::well_formed(&a));
                 let (r, trace) = z80_array_exchange(&mut e.borrow_mut(), piece, &a)
-                    .map_err(|m| TestCaseError::fail(m))?;
+                    .map_err(TestCaseError::fail)?;
                 let x = xchng::xchng(piece, &a, doubled);
                 if x.used_lookahead() {
                     lookahead.fetch_add(1, Ordering::Relaxed);
@@ -292,7 +292,7 @@ fn random_game(max: usize) -> impl Strategy<Value = Chess> {
             if moves.is_empty() {
                 break;
             }
-            let m = moves[c as usize % moves.len()].clone();
+            let m = moves[c as usize % moves.len()];
             pos = pos.play(m).unwrap();
         }
         pos
@@ -832,7 +832,7 @@ fn see_tsv_report() {
             }
 
             // Mapping 2: after the move, what the mover loses on its square.
-            let after = pos.clone().play(m.clone()).unwrap();
+            let after = pos.clone().play(m).unwrap();
             e.set_position(&after).unwrap();
             let z = z80_exchange(&mut e, to).unwrap();
             let target = gain_cp(&m) - file;
