@@ -8,5 +8,6 @@ pub mod debug;
 pub mod disasm;
 pub mod firmware;
 pub mod machine;
+pub mod play;
 pub mod reference;
 pub mod z80;

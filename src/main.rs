@@ -18,6 +18,12 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Play the Z80 at period speed: full screen, or a line-oriented session with --text.
+    Play(z80chess::play::PlayArgs),
+    /// The UCI protocol on stdin/stdout, for GUIs and match runners.
+    Uci,
+    /// The xboard/WinBoard protocol (CECP v2) on stdin/stdout.
+    Xboard,
     /// Run a CP/M .COM program (e.g. the zexdoc/zexall instruction exercisers).
     Cpm {
         /// The .COM file, loaded at 0x0100.
@@ -130,6 +136,9 @@ fn parse_addr(s: &str) -> Result<u16, String> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: Result<(), String> = match cli.command {
+        Command::Play(args) => z80chess::play::cli(&args),
+        Command::Uci => z80chess::play::uci_cli(),
+        Command::Xboard => z80chess::play::xboard_cli(),
         Command::Cpm {
             program,
             max_cycles,

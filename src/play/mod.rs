@@ -1,0 +1,255 @@
+//! Playing the Z80: the full-screen chess computer ([`tui`]), the line-oriented session
+//! ([`text`]), and the protocols for GUIs and match runners ([`uci`], [`xboard`]).
+//!
+//! Every move the computer plays is chosen by the firmware's search; the host only checks it
+//! with shakmaty (legality, SAN) and adjudicates the end of the game by the rules (the 1978
+//! program knew mate and stalemate, none of the draws). [`game::Game`] keeps the firmware and
+//! the host's position in step: every move of both sides goes through the firmware's MOVE
+//! command, so its history, en passant, castling and move number (the book answers at move
+//! number 1) evolve as in a real game.
+//!
+//! [`pace::Pace`] runs the emulated Z80 at its period clock in real time (2 MHz by default) or
+//! as fast as the host can (`--turbo`), in T-state slices, so a front-end stays responsive.
+
+pub mod game;
+pub mod pace;
+pub mod pgn;
+pub mod text;
+pub mod tui;
+pub mod uci;
+pub mod xboard;
+
+use crate::firmware::{Build, DepthReport, Engine};
+use shakmaty::Color;
+use std::io::IsTerminal;
+use std::sync::mpsc::{channel, Receiver};
+
+/// Which side the player takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Side {
+    White,
+    Black,
+}
+
+impl From<Side> for Color {
+    fn from(s: Side) -> Color {
+        match s {
+            Side::White => Color::White,
+            Side::Black => Color::Black,
+        }
+    }
+}
+
+/// `z80chess play`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct PlayArgs {
+    /// A line-oriented session on stdin/stdout instead of the full screen (scriptable).
+    #[arg(long)]
+    pub text: bool,
+    /// Letters instead of Unicode chess pieces.
+    #[arg(long)]
+    pub ascii: bool,
+    /// Your colour (the text mode asks when it is not given; the full screen: White).
+    #[arg(long, value_enum)]
+    pub color: Option<Side>,
+    /// The Z80's look ahead in plies, 1-6 (the text mode asks when it is not given;
+    /// the full screen: 2).
+    #[arg(long)]
+    pub level: Option<u8>,
+    /// Which firmware.
+    #[arg(long, value_enum, default_value_t = Build::Article)]
+    pub build: Build,
+    /// The emulated clock in Hz (default 2,000,000: the period machine).
+    #[arg(long)]
+    pub clock_hz: Option<u64>,
+    /// Run the Z80 as fast as the host can instead of in real time.
+    #[arg(long)]
+    pub turbo: bool,
+    /// Start from this position (moved bits and move number by the 1978 convention).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Text mode: do not print the board after the Z80's moves.
+    #[arg(long)]
+    pub no_board: bool,
+}
+
+/// Run `z80chess play`.
+pub fn cli(args: &PlayArgs) -> Result<(), String> {
+    let pace = pace::Pace::new(args.clock_hz, args.turbo)?;
+    if let Some(l) = args.level {
+        if !LEVELS.contains(&l) {
+            return Err(format!("--level {l}: choose a look ahead of 1 to 6"));
+        }
+    }
+    if let Some(f) = &args.fen {
+        crate::firmware::parse_fen(f).map_err(|e| e.to_string())?;
+    }
+    if args.text {
+        let opts = text::TextOptions {
+            build: args.build,
+            level: args.level,
+            colour: args.color.map(Color::from),
+            pace,
+            fen: args.fen.clone(),
+            board: !args.no_board,
+        };
+        let lines = stdin_lines();
+        let interactive = std::io::stdin().is_terminal();
+        let stdout = std::io::stdout();
+        let mut out = stdout.lock();
+        return text::run(opts, &lines, &mut out, interactive);
+    }
+    tui::run(&tui::TuiOptions {
+        build: args.build,
+        level: args.level.unwrap_or(DEFAULT_LEVEL),
+        colour: args.color.map(Color::from).unwrap_or(Color::White),
+        pace,
+        ascii: args.ascii,
+        fen: args.fen.clone(),
+    })
+}
+
+/// Run `z80chess uci` on stdin/stdout.
+pub fn uci_cli() -> Result<(), String> {
+    let lines = stdin_lines();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    uci::run(&lines, &mut out)
+}
+
+/// Run `z80chess xboard` on stdin/stdout.
+pub fn xboard_cli() -> Result<(), String> {
+    let lines = stdin_lines();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    xboard::run(&lines, &mut out)
+}
+
+/// The levels a player chooses from: the 1978 program's "look ahead" (plies).
+pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=6;
+/// The deepest search the firmware runs (UCI `go depth` is capped here).
+pub const MAX_DEPTH: u8 = 8;
+/// The default level (the 1978 program's default look ahead).
+pub const DEFAULT_LEVEL: u8 = 2;
+
+/// The firmware's score byte (80h offset, 1/8 pawn, the engine's view) in centipawns.
+pub fn score_cp(score: u8) -> i32 {
+    (score as i32 - 128) * 100 / 8
+}
+
+/// Mate scores carry no distance in the firmware (FFh: the engine mates; 01h: it is mated).
+/// Convention: the distance, in moves, is estimated from the iterative search's reports: `d` is
+/// the first completed depth that gave the final best move (the last report's) the mate
+/// score, and the mate is in (d + 1) / 2 moves (the mating move is the last ply searched, and
+/// the check extension sees the mate one ply beyond it). All mates score alike in the
+/// firmware, so a deeper search may prefer a longer mate; the estimate follows the move it
+/// chose. Positive when the engine mates, negative when it is mated; `None` for an ordinary
+/// score.
+pub fn mate_in(score: u8, depths: &[DepthReport]) -> Option<i32> {
+    if score != 0xFF && score != 0x01 {
+        return None;
+    }
+    let best = depths.last().map(|r| r.best);
+    let d = depths
+        .iter()
+        .find(|r| r.score == score && Some(r.best) == best)
+        .or(depths.last())
+        .map(|r| r.depth as i32)
+        .unwrap_or(1);
+    let n = ((d + 1) / 2).max(1);
+    Some(if score == 0xFF { n } else { -n })
+}
+
+/// A score in words, from the engine's view: "+0.75", "mate in 2", "mated in 1".
+pub fn describe_score(score: u8, depths: &[DepthReport]) -> String {
+    match mate_in(score, depths) {
+        Some(n) if n > 0 => format!("mate in {n}"),
+        Some(n) => format!("mated in {}", -n),
+        None => format!("{:+.2}", score_cp(score) as f64 / 100.0),
+    }
+}
+
+/// A 32-bit counter of the firmware's (NEVAL: static evaluations, NNODE: moves made by the
+/// search), read from its RAM by the address in the build's symbol file, for the progress
+/// shown while the engine thinks.
+pub fn counter(engine: &Engine, name: &str) -> Option<u32> {
+    let addr = engine.build.symbols().lines().find_map(|l| {
+        let (sym, rest) = l.split_once(':')?;
+        if sym.trim() != name {
+            return None;
+        }
+        let hex = rest.trim().strip_prefix("EQU")?.trim().strip_prefix("0x")?;
+        u16::from_str_radix(hex, 16).ok()
+    })? as usize;
+    let m = &engine.machine.bus.mem;
+    if addr + 4 > m.len() {
+        return None;
+    }
+    Some(u32::from_le_bytes([
+        m[addr],
+        m[addr + 1],
+        m[addr + 2],
+        m[addr + 3],
+    ]))
+}
+
+/// Lines of standard input, read on a thread so that a front-end can keep searching while it
+/// waits for them; the channel closes at end of input.
+pub fn stdin_lines() -> Receiver<String> {
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        let stdin = std::io::stdin();
+        let mut line = String::new();
+        loop {
+            line.clear();
+            match stdin.read_line(&mut line) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    let l = line.trim_end_matches(['\n', '\r']).to_string();
+                    if tx.send(l).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    rx
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::firmware::FwMove;
+
+    fn rep(depth: u8, score: u8) -> DepthReport {
+        DepthReport {
+            depth,
+            best: FwMove {
+                from: 35,
+                to: 55,
+                promo: 0,
+            },
+            score,
+        }
+    }
+
+    #[test]
+    fn scores() {
+        assert_eq!(score_cp(0x80), 0);
+        assert_eq!(score_cp(0x86), 75);
+        assert_eq!(score_cp(0x78), -100);
+        assert_eq!(
+            mate_in(0xFF, &[rep(1, 0x82), rep(2, 0x90), rep(3, 0xFF)]),
+            Some(2)
+        );
+        assert_eq!(mate_in(0xFF, &[rep(1, 0xFF)]), Some(1));
+        // A deeper search that prefers another mating move: its own distance.
+        let mut other = rep(3, 0xFF);
+        other.best.to = 56;
+        assert_eq!(mate_in(0xFF, &[rep(1, 0xFF), rep(2, 0xFF), other]), Some(2));
+        assert_eq!(mate_in(0x01, &[rep(1, 0x70), rep(2, 0x01)]), Some(-1));
+        assert_eq!(mate_in(0x80, &[]), None);
+        assert_eq!(describe_score(0x86, &[]), "+0.75");
+        assert_eq!(describe_score(0xFF, &[rep(3, 0xFF)]), "mate in 2");
+    }
+}

@@ -1,0 +1,510 @@
+//! `z80chess play --text`: the game as a line-oriented session on stdin/stdout, in the spirit
+//! of the 1978 program ("SELECT LOOK AHEAD (1-6)", moves like `E2-E4`, "CHECK", "MATE IN n"),
+//! scriptable, with no terminal control codes. When the input is not a terminal each line read
+//! is echoed after its prompt, so a transcript reads like the session.
+
+use super::game::{move_prefix, End, Game, Ply};
+use super::pace::{Pace, Search};
+use super::pgn;
+use crate::firmware::{parse_fen, Build, SearchKind};
+use shakmaty::{Chess, Color, Position};
+use std::io::Write;
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::Duration;
+
+/// What the command line fixed.
+#[derive(Clone, Debug)]
+pub struct TextOptions {
+    pub build: Build,
+    /// Asked at the start of each game when not given.
+    pub level: Option<u8>,
+    /// The human's colour; asked when not given.
+    pub colour: Option<Color>,
+    pub pace: Pace,
+    pub fen: Option<String>,
+    /// Print the board after each of the computer's moves.
+    pub board: bool,
+}
+
+const HELP: &str = "\
+MOVES: SAN (Nf3, exd5, O-O, e8=Q) OR COORDINATES (g1f3, E2-E4, e7e8q)
+COMMANDS:
+  BOARD          SHOW THE BOARD          FLIP       TURN THE BOARD ROUND
+  UNDO           TAKE BACK YOUR LAST MOVE (AND MINE)
+  NEW            A NEW GAME              SWITCH     I PLAY YOUR SIDE (ALSO: GO)
+  LEVEL n        LOOK AHEAD 1-6          BUILD b    ARTICLE OR 1978
+  FEN f          SET UP A POSITION       RESIGN     GIVE UP THIS GAME
+  SAVE file      WRITE THE GAME AS PGN   LOAD file  READ A PGN GAME
+  QUIT           LEAVE";
+
+struct Session<'a> {
+    opts: TextOptions,
+    out: &'a mut dyn Write,
+    lines: &'a Receiver<String>,
+    interactive: bool,
+    game: Game,
+    engine: Color,
+    flipped: bool,
+    level: Option<u8>,
+    colour: Option<Color>,
+}
+
+enum Flow {
+    Continue,
+    GameOver,
+    Quit,
+}
+
+/// Run a session reading `lines` and writing to `out`. `interactive`: the input is a terminal
+/// (no echo; a line typed while the computer thinks makes it move now).
+pub fn run(
+    opts: TextOptions,
+    lines: &Receiver<String>,
+    out: &mut dyn Write,
+    interactive: bool,
+) -> Result<(), String> {
+    let game = Game::new(opts.build, opts.level.unwrap_or(super::DEFAULT_LEVEL))?;
+    let mut s = Session {
+        level: opts.level,
+        colour: opts.colour,
+        opts,
+        out,
+        lines,
+        interactive,
+        game,
+        engine: Color::Black,
+        flipped: false,
+    };
+    s.session().map_err(|e| e.to_string())
+}
+
+type Io = Result<(), Box<dyn std::error::Error>>;
+
+impl Session<'_> {
+    fn say(&mut self, text: &str) -> std::io::Result<()> {
+        writeln!(self.out, "{text}")?;
+        self.out.flush()
+    }
+
+    /// Prompt and read one line (None at the end of input).
+    fn ask(&mut self, prompt: &str) -> std::io::Result<Option<String>> {
+        write!(self.out, "{prompt} ")?;
+        self.out.flush()?;
+        match self.lines.recv() {
+            Ok(l) => {
+                if !self.interactive {
+                    writeln!(self.out, "{l}")?;
+                }
+                Ok(Some(l))
+            }
+            Err(_) => {
+                writeln!(self.out)?;
+                Ok(None)
+            }
+        }
+    }
+
+    fn session(&mut self) -> Io {
+        let build = self.opts.build;
+        self.say(&format!(
+            "Z80CHESS {} -- A SARGON-STYLE CHESS PROGRAM ON AN EMULATED Z80",
+            env!("CARGO_PKG_VERSION")
+        ))?;
+        self.say(&format!(
+            "{} BUILD, {}",
+            build.to_string().to_uppercase(),
+            self.opts.pace.describe().to_uppercase()
+        ))?;
+        loop {
+            if !self.setup_game()? {
+                break;
+            }
+            match self.play_game()? {
+                Flow::Quit => break,
+                Flow::GameOver | Flow::Continue => {}
+            }
+            let again = loop {
+                match self.ask("CARE FOR ANOTHER GAME (Y/N)?")? {
+                    None => break false,
+                    Some(a) => match a.trim().to_ascii_uppercase().as_str() {
+                        "Y" | "YES" => break true,
+                        "N" | "NO" | "QUIT" => break false,
+                        _ => self.say("PLEASE ANSWER Y OR N")?,
+                    },
+                }
+            };
+            if !again {
+                break;
+            }
+        }
+        self.say("GOODBYE")?;
+        Ok(())
+    }
+
+    /// Colour, level and the start position; false at the end of input.
+    fn setup_game(&mut self) -> Result<bool, Box<dyn std::error::Error>> {
+        let colour = match self.colour {
+            Some(c) => c,
+            None => loop {
+                let Some(a) = self.ask("DO YOU WANT TO PLAY WHITE OR BLACK (W/B)?")? else {
+                    return Ok(false);
+                };
+                match a.trim().to_ascii_uppercase().as_str() {
+                    "W" | "WHITE" => break Color::White,
+                    "B" | "BLACK" => break Color::Black,
+                    _ => self.say("PLEASE TYPE W OR B")?,
+                }
+            },
+        };
+        let level = match self.level {
+            Some(l) => l,
+            None => loop {
+                let Some(a) = self.ask("SELECT LOOK AHEAD (1-6)?")? else {
+                    return Ok(false);
+                };
+                match a.trim().parse::<u8>() {
+                    Ok(l) if super::LEVELS.contains(&l) => break l,
+                    _ => self.say("PLEASE TYPE A NUMBER FROM 1 TO 6")?,
+                }
+            },
+        };
+        self.engine = !colour;
+        self.flipped = colour == Color::Black;
+        self.game.level = level;
+        match &self.opts.fen {
+            Some(f) => {
+                let pos = parse_fen(f).map_err(|e| e.to_string())?;
+                self.game.set_start(pos)?;
+            }
+            None => self.game.new_game()?,
+        }
+        self.say("TYPE MOVES LIKE E2-E4 OR NF3; HELP LISTS THE COMMANDS")?;
+        if self.opts.fen.is_some() || self.opts.board {
+            self.board()?;
+        }
+        Ok(true)
+    }
+
+    fn play_game(&mut self) -> Result<Flow, Box<dyn std::error::Error>> {
+        loop {
+            if let Some(end) = self.game.end() {
+                self.announce_end(end)?;
+                return Ok(Flow::GameOver);
+            }
+            if self.game.pos().turn() == self.engine {
+                match self.think()? {
+                    Flow::Continue => continue,
+                    other => return Ok(other),
+                }
+            }
+            let Some(line) = self.ask("YOUR MOVE?")? else {
+                return Ok(Flow::Quit);
+            };
+            match self.command(line.trim())? {
+                Flow::Continue => {}
+                other => return Ok(other),
+            }
+        }
+    }
+
+    fn command(&mut self, line: &str) -> Result<Flow, Box<dyn std::error::Error>> {
+        if line.is_empty() {
+            return Ok(Flow::Continue);
+        }
+        let (word, rest) = match line.split_once(char::is_whitespace) {
+            Some((w, r)) => (w, r.trim()),
+            None => (line, ""),
+        };
+        match word.to_ascii_uppercase().as_str() {
+            "HELP" | "?" => self.say(HELP)?,
+            "BOARD" => self.board()?,
+            "FLIP" => {
+                self.flipped = !self.flipped;
+                self.board()?;
+            }
+            "QUIT" | "EXIT" | "BYE" => return Ok(Flow::Quit),
+            "NEW" => {
+                match &self.opts.fen {
+                    Some(f) => {
+                        let pos = parse_fen(f).map_err(|e| e.to_string())?;
+                        self.game.set_start(pos)?;
+                    }
+                    None => self.game.new_game()?,
+                }
+                self.say("NEW GAME")?;
+            }
+            "UNDO" | "TAKEBACK" => {
+                if self.game.plies.is_empty() {
+                    self.say("NO MOVE TO TAKE BACK")?;
+                } else {
+                    // Back to the last position where it was the player's turn.
+                    self.game.undo()?;
+                    while self.game.pos().turn() == self.engine && !self.game.plies.is_empty() {
+                        self.game.undo()?;
+                    }
+                    self.say("TAKEN BACK")?;
+                    if self.opts.board {
+                        self.board()?;
+                    }
+                }
+            }
+            "SWITCH" | "GO" => {
+                self.engine = !self.engine;
+                self.flipped = !self.flipped;
+                self.say(&format!(
+                    "I PLAY {} NOW",
+                    if self.engine == Color::White {
+                        "WHITE"
+                    } else {
+                        "BLACK"
+                    }
+                ))?;
+            }
+            "LEVEL" => match rest.parse::<u8>() {
+                Ok(l) if super::LEVELS.contains(&l) => {
+                    self.game.level = l;
+                    self.level = Some(l);
+                    self.say(&format!("LOOK AHEAD {l}"))?;
+                }
+                _ => self.say("LEVEL: PLEASE GIVE A LOOK AHEAD FROM 1 TO 6")?,
+            },
+            "BUILD" => {
+                let b = match rest.to_ascii_lowercase().as_str() {
+                    "article" => Some(Build::Article),
+                    "1978" => Some(Build::B1978),
+                    _ => None,
+                };
+                match b {
+                    Some(b) => {
+                        self.game.set_build(b)?;
+                        self.say(&format!("{} BUILD", b.to_string().to_uppercase()))?;
+                    }
+                    None => self.say("BUILD: ARTICLE OR 1978")?,
+                }
+            }
+            "FEN" => match parse_fen(rest) {
+                Ok(pos) => {
+                    self.game.set_start(pos)?;
+                    self.board()?;
+                }
+                Err(e) => self.say(&format!("FEN: {e}"))?,
+            },
+            "SAVE" => {
+                if rest.is_empty() {
+                    self.say("SAVE: GIVE A FILE NAME")?;
+                } else {
+                    let text = pgn::write(&self.game, &self.players(), &pgn::today());
+                    match std::fs::write(rest, text) {
+                        Ok(()) => self.say(&format!("SAVED TO {rest}"))?,
+                        Err(e) => self.say(&format!("SAVE: {rest}: {e}"))?,
+                    }
+                }
+            }
+            "LOAD" => match std::fs::read_to_string(rest) {
+                Err(e) => self.say(&format!("LOAD: {rest}: {e}"))?,
+                Ok(text) => match pgn::read(&mut self.game, &text) {
+                    Err(e) => self.say(&format!("LOAD: {e}"))?,
+                    Ok(l) => {
+                        if let Some(c) = l.engine {
+                            self.engine = c;
+                            self.flipped = c == Color::White;
+                        }
+                        self.say(&format!(
+                            "LOADED {} PLIES; {} BUILD, LOOK AHEAD {}",
+                            self.game.plies.len(),
+                            self.game.build().to_string().to_uppercase(),
+                            self.game.level
+                        ))?;
+                        self.board()?;
+                    }
+                },
+            },
+            "RESIGN" => {
+                let me = !self.engine;
+                self.game.resign(me);
+                let end = self.game.end().expect("resigned");
+                self.announce_end(end)?;
+                return Ok(Flow::GameOver);
+            }
+            _ => match self.game.parse_move(line) {
+                Err(e) => self.say(&format!("ILLEGAL MOVE: {e}"))?,
+                Ok(m) => {
+                    let before = self.game.pos().clone();
+                    match self.game.play(m, None, false) {
+                        Err(e) => self.say(&format!("ILLEGAL MOVE: {e}"))?,
+                        Ok(()) => {
+                            let ply = self.game.plies.last().expect("played").clone();
+                            self.show_move(&before, &ply)?;
+                        }
+                    }
+                }
+            },
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn players(&self) -> pgn::Players {
+        pgn::Players {
+            engine: Some(self.engine),
+            human: "Player".into(),
+        }
+    }
+
+    /// The computer's move: a paced search, checked and played.
+    fn think(&mut self) -> Result<Flow, Box<dyn std::error::Error>> {
+        let pace = self.opts.pace;
+        if self.interactive && pace.realtime {
+            self.say("I AM THINKING (PRESS ENTER TO MAKE ME MOVE NOW)")?;
+        }
+        let mut search = Search::start(&mut self.game.engine, self.game.level);
+        let mut quit = false;
+        let result = loop {
+            if let Some(r) = search.step(&mut self.game.engine, pace.slice())? {
+                break r;
+            }
+            let wait = search.ahead(&pace);
+            if self.interactive {
+                match self.lines.recv_timeout(wait) {
+                    Ok(l) => {
+                        if matches!(l.trim().to_ascii_uppercase().as_str(), "QUIT" | "EXIT") {
+                            quit = true;
+                        }
+                        if !search.stopping {
+                            search.stop(&mut self.game.engine);
+                        }
+                    }
+                    Err(RecvTimeoutError::Timeout) => {}
+                    Err(RecvTimeoutError::Disconnected) => {
+                        if wait > Duration::ZERO {
+                            std::thread::sleep(wait);
+                        }
+                    }
+                }
+            } else if wait > Duration::ZERO {
+                std::thread::sleep(wait);
+            }
+        };
+        let before = self.game.pos().clone();
+        self.game.play_result(&result)?;
+        let ply = self.game.plies.last().expect("played").clone();
+        self.show_move(&before, &ply)?;
+        if quit {
+            return Ok(Flow::Quit);
+        }
+        if let Some(t) = &ply.thought {
+            if let Some(n) = t.mate_in {
+                if n > 0 && self.game.end().is_none() {
+                    self.say(&format!("MATE IN {n}"))?;
+                }
+            }
+        }
+        if self.opts.board && self.game.end().is_none() {
+            self.board()?;
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn show_move(&mut self, before: &Chess, ply: &Ply) -> std::io::Result<()> {
+        let prefix = move_prefix(before);
+        let coords = Game::coords(before, ply.mv);
+        let (num, dots) = match prefix.strip_suffix("...") {
+            Some(n) => (format!("{n}."), " ..."),
+            None => (prefix.clone(), ""),
+        };
+        let note = match &ply.thought {
+            None => String::new(),
+            Some(t) => {
+                let secs = self.opts.pace.emulated(t.tstates).as_secs_f64();
+                match t.kind {
+                    SearchKind::Book => format!("(BOOK, {secs:.1} S)"),
+                    SearchKind::Stopped => {
+                        format!(
+                            "(STOPPED, SCORE {}, {secs:.1} S)",
+                            t.score_text().to_uppercase()
+                        )
+                    }
+                    _ => format!(
+                        "(LOOK AHEAD {}, SCORE {}, {secs:.1} S)",
+                        t.depth,
+                        t.score_text().to_uppercase()
+                    ),
+                }
+            }
+        };
+        let line = format!("{num:>4}{dots:<4} {coords:<11}{:<9}{note}", ply.san);
+        self.say(line.trim_end())?;
+        let after = self.game.pos();
+        if after.is_check() && !after.is_checkmate() {
+            self.say("CHECK")?;
+        }
+        Ok(())
+    }
+
+    fn announce_end(&mut self, end: End) -> std::io::Result<()> {
+        let me = self.engine;
+        let lines: Vec<String> = match end {
+            End::Checkmate { winner } => vec![
+                "CHECKMATE".into(),
+                if winner == me { "I WIN" } else { "YOU WIN" }.into(),
+            ],
+            End::Resigned { winner } => vec![if winner == me {
+                "YOU RESIGN: I WIN".into()
+            } else {
+                "I RESIGN: YOU WIN".into()
+            }],
+            End::Stalemate => vec!["STALEMATE: A DRAW".into()],
+            End::InsufficientMaterial => vec!["DRAW: NEITHER SIDE CAN MATE".into()],
+            End::Threefold => vec!["DRAW BY THREEFOLD REPETITION".into()],
+            End::FiftyMoves => vec!["DRAW BY THE 50-MOVE RULE".into()],
+        };
+        for l in lines {
+            self.say(&l)?;
+        }
+        self.say(&format!("RESULT {}", end.result()))
+    }
+
+    fn board(&mut self) -> std::io::Result<()> {
+        let text = board_text(self.game.pos(), self.flipped);
+        self.say(text.trim_end())
+    }
+}
+
+/// The board in letters (capitals White), rank 8 at the top unless `flipped`.
+pub fn board_text(pos: &Chess, flipped: bool) -> String {
+    let files = if flipped {
+        "H G F E D C B A"
+    } else {
+        "A B C D E F G H"
+    };
+    let mut s = format!("    {files}\n");
+    let ranks: Vec<u32> = if flipped {
+        (0..8).collect()
+    } else {
+        (0..8).rev().collect()
+    };
+    for r in ranks {
+        s.push_str(&format!(" {}  ", r + 1));
+        let fs: Vec<u32> = if flipped {
+            (0..8).rev().collect()
+        } else {
+            (0..8).collect()
+        };
+        for f in fs {
+            let sq = shakmaty::Square::from_coords(shakmaty::File::new(f), shakmaty::Rank::new(r));
+            let c = pos.board().piece_at(sq).map(|p| p.char()).unwrap_or('.');
+            s.push(c);
+            s.push(' ');
+        }
+        s.push_str(&format!(" {}\n", r + 1));
+    }
+    s.push_str(&format!("    {files}\n"));
+    s.push_str(&format!(
+        "    {} TO MOVE\n",
+        if pos.turn() == Color::White {
+            "WHITE"
+        } else {
+            "BLACK"
+        }
+    ));
+    s
+}
