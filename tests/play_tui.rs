@@ -1,0 +1,164 @@
+//! The full-screen view rendered on ratatui's test backend and compared with golden screens
+//! (tests/play/screen_*.txt); the highlights of the last move and of a king in check; bad
+//! input changing nothing. `BLESS=1 cargo test --test play_tui` rewrites the screens.
+
+use ratatui::style::Color as Tc;
+use shakmaty::{Color, Position, Square};
+use std::path::Path;
+use std::time::Instant;
+use z80chess::firmware::Build;
+use z80chess::play::pace::Pace;
+use z80chess::play::tui::{render_text, square_background, App, TuiOptions};
+
+const W: u16 = 80;
+const H: u16 = 24;
+
+fn app(colour: Color, ascii: bool, fen: Option<&str>) -> App {
+    App::new(&TuiOptions {
+        build: Build::Article,
+        level: 1,
+        colour,
+        pace: Pace {
+            clock_hz: 2_000_000,
+            realtime: false,
+        },
+        ascii,
+        fen: fen.map(str::to_string),
+    })
+    .unwrap()
+}
+
+/// Let the Z80 answer, then stop the clocks so the screen does not depend on the host.
+fn z80_moves(a: &mut App) {
+    a.maybe_think();
+    a.finish_thinking();
+}
+
+fn frozen(a: &mut App) -> String {
+    a.reset_clocks(Instant::now());
+    render_text(a, W, H)
+}
+
+/// Mask what a change of the firmware moves around: T-states and emulated times.
+fn mask(screen: &str) -> String {
+    screen
+        .lines()
+        .map(|l| {
+            if let Some(i) = l.find("T-states ") {
+                format!("{}T-states ...\n", &l[..i])
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect()
+}
+
+fn golden(name: &str, screen: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/play/{name}.txt"));
+    if std::env::var_os("BLESS").is_some() {
+        std::fs::write(&path, screen).unwrap();
+        return;
+    }
+    let want = std::fs::read_to_string(&path)
+        .unwrap_or_else(|_| panic!("{} is missing (BLESS=1 writes it)", path.display()));
+    assert_eq!(
+        mask(screen),
+        mask(&want),
+        "the screen differs from {} (BLESS=1 rewrites it); it is now:\n{screen}",
+        path.display()
+    );
+}
+
+#[test]
+fn a_game_on_the_screen() {
+    let mut a = app(Color::White, false, None);
+    golden("screen_start", &frozen(&mut a));
+    a.submit("e4");
+    z80_moves(&mut a); // the book
+    a.submit("Nf3");
+    z80_moves(&mut a);
+    let s = frozen(&mut a);
+    assert!(s.contains("1. e4       e5"), "{s}");
+    assert!(s.contains("♘"), "{s}");
+    golden("screen_game", &s);
+    // The last move's squares are highlighted, the others not.
+    let last = a.game.plies.last().unwrap().fw.uci();
+    let to: Square = last[2..4].parse().unwrap();
+    let bg = square_background(&a, W, H, to).unwrap();
+    assert!(
+        matches!(bg, Tc::Rgb(206, 210, 107) | Tc::Rgb(170, 162, 58)),
+        "{bg:?}"
+    );
+    assert!(matches!(
+        square_background(&a, W, H, Square::A1).unwrap(),
+        Tc::Rgb(181, 136, 99)
+    ));
+}
+
+#[test]
+fn thinking_check_and_ascii() {
+    // White (the Z80) to move in a middlegame; the screen while it thinks.
+    let mut a = app(
+        Color::Black,
+        true,
+        Some("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"),
+    );
+    a.submit("level 3");
+    a.maybe_think();
+    for _ in 0..2 {
+        a.step(2_000_000);
+    }
+    assert!(a.search.is_some(), "still thinking after 4 M T-states");
+    a.search.as_mut().unwrap().wall_start = a.now;
+    let s = frozen(&mut a);
+    assert!(s.contains("Thinking at level 3"), "{s}");
+    assert!(s.contains(" r "), "ascii pieces: {s}");
+    golden("screen_thinking", &s);
+    // Typing a move while the Z80 thinks changes nothing.
+    a.submit("a6");
+    assert!(
+        a.message.1 && a.message.0.contains("Z80's move"),
+        "{:?}",
+        a.message
+    );
+    a.move_now();
+    a.finish_thinking();
+    assert_eq!(a.game.plies.len(), 1);
+
+    // A king in check is highlighted.
+    let mut c = app(Color::Black, false, Some("4k3/8/8/8/8/8/8/R3K3 w - - 0 1"));
+    c.submit("switch");
+    c.submit("Ra8");
+    assert!(c.game.pos().is_check(), "{}", c.message.0);
+    assert_eq!(
+        square_background(&c, W, H, Square::E8),
+        Some(Tc::Rgb(220, 60, 60))
+    );
+    assert!(frozen(&mut c).contains("Black to move: check!"));
+}
+
+#[test]
+fn bad_input_changes_nothing() {
+    let mut a = app(Color::White, false, None);
+    for bad in [
+        "e5",
+        "xyz",
+        "Ke2",
+        "level 9",
+        "build z80",
+        "fen 8/8 w",
+        "load /nonexistent.pgn",
+    ] {
+        a.submit(bad);
+        assert!(a.message.1, "{bad}: {:?}", a.message);
+        assert!(a.game.plies.is_empty());
+    }
+    a.submit("help");
+    assert!(render_text(&a, W, H).contains("Help"));
+    a.submit("flip");
+    assert!(a.flipped);
+    a.submit("undo");
+    assert!(a.message.1);
+    // A tiny terminal gets a message, not a broken layout.
+    assert!(render_text(&a, 40, 10).contains("needs at least"));
+}
