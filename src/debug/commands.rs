@@ -88,7 +88,7 @@ const PROMPT_WORDS: &[(&str, &str, &str)] = &[
     ("attackers", "[ADDR]", "the 14-byte attacker array (ATKLST), per side"),
     ("moves", "[ADDR [END]]", "the current ply's move list (or the entries at ADDR)"),
     ("stopwatch", "[NAME FROM [TO] | reset [NAME] | delete NAME]", "T-states between two labels (TO omitted: until FROM's call returns)"),
-    ("send", "ident|new|board|list|status|undo|perft N|move UCI|setup FEN|raw BYTE...", "send a firmware command and run it under the debugger"),
+    ("send", "CMD [ARGS]", "send a firmware command and run it under the debugger: ident, new, board, list, status, undo, perft N, move UCI, setup FEN, attack SQ, xchng SQ, xarray PIECE B0..B13, moveno N, search LEVEL [iterate], raw BYTE..."),
     ("tui", "", "full-screen mode (Esc leaves it)"),
     ("layout", "src|asm", "the full-screen code pane"),
     ("quit", "", "leave; alias q, exit"),
@@ -162,9 +162,12 @@ fn parse_moves(text: &str) -> Result<Vec<FwMove>, String> {
         let m = if let Ok(u) = tok.parse::<shakmaty::uci::UciMove>() {
             u.to_move(&pos).map_err(|e| format!("move '{tok}': {e}"))?
         } else if let Ok(san) = tok.parse::<shakmaty::san::San>() {
-            san.to_move(&pos).map_err(|e| format!("move '{tok}': {e}"))?
+            san.to_move(&pos)
+                .map_err(|e| format!("move '{tok}': {e}"))?
         } else {
-            return Err(format!("'{tok}' is not a move (UCI like e2e4, or SAN like Nf3)"));
+            return Err(format!(
+                "'{tok}' is not a move (UCI like e2e4, or SAN like Nf3)"
+            ));
         };
         out.push(FwMove::from_move(&m));
         pos.play_unchecked(m);
@@ -210,7 +213,11 @@ fn decode_reply(cmd: u8, out: &[u8]) -> String {
         }
         CMD_STATUS if r.len() == 2 => format!(
             "{}, {} legal moves",
-            if r[0] != 0 { "in check" } else { "not in check" },
+            if r[0] != 0 {
+                "in check"
+            } else {
+                "not in check"
+            },
             r[1]
         ),
         CMD_PERFT if r.len() == 4 => {
@@ -225,6 +232,28 @@ fn decode_reply(cmd: u8, out: &[u8]) -> String {
                 ep: r[65],
             })
         }
+        CMD_ATTACK if r.len() == 14 => format!(
+            "ATKLST {}  (White {} attackers, Black {})",
+            hex_bytes(r, 14),
+            r[0],
+            r[7]
+        ),
+        CMD_XCHNG if r.len() == 15 => {
+            format!("ATKLST {}, residue {}", hex_bytes(&r[..14], 14), r[14])
+        }
+        CMD_XARRAY if r.len() == 1 => format!("residue {}", r[0]),
+        CMD_SEARCH => match crate::firmware::parse_search(r, 0) {
+            Ok(res) => format!(
+                "best {} score {:02X}h ({:?}), {} evaluations, {} exchanges, {} nodes",
+                res.best.uci(),
+                res.score,
+                res.kind,
+                res.evaluations,
+                res.xchng_calls,
+                res.nodes
+            ),
+            Err(e) => e.to_string(),
+        },
         _ => "done".into(),
     }
 }
@@ -336,13 +365,12 @@ impl Session {
         let c = &self.dbg.m.cpu;
         let _ = writeln!(
             s,
-            "T {}   icount {}",
-            views::tstates(c.t),
+            "at T-state {} ({}), instruction {}",
+            c.t,
+            views::seconds(c.t as i128),
             self.dbg.icount()
         );
-        for l in views::disassembly(&self.dbg, c.pc, 1, None) {
-            let _ = writeln!(s, "{l}");
-        }
+        s.push_str(&self.here());
         s
     }
 
@@ -477,11 +505,16 @@ impl Session {
             }
             "next" | "n" | "ni" | "nexti" => {
                 let n = self.count(rest, 1)?;
+                let t0 = self.dbg.m.cpu.t;
                 let mut out = String::new();
                 for k in 0..n {
                     let goal = self.next_goal();
-                    let stop = self.dbg.run(goal);
-                    if k + 1 == n || !stop.hits.is_empty() || !stop.goal {
+                    let mut stop = self.dbg.run(goal);
+                    let spent = self.dbg.m.cpu.t - t0;
+                    if self.dbg.limit != 0 && spent >= self.dbg.limit && k + 1 < n {
+                        stop.limit = true;
+                    }
+                    if k + 1 == n || !stop.hits.is_empty() || !stop.goal || stop.limit {
                         out = self.report(&stop, "");
                         break;
                     }
@@ -491,7 +524,10 @@ impl Session {
             "finish" | "fin" => {
                 let d = self.dbg.track.depth();
                 if d == 0 {
-                    return Err("\"finish\" not meaningful in the outermost frame (no call in progress)".into());
+                    return Err(
+                        "\"finish\" not meaningful in the outermost frame (no call in progress)"
+                            .into(),
+                    );
                 }
                 let f = self.dbg.track.frames[d - 1];
                 let name = self
@@ -538,6 +574,9 @@ impl Session {
             }
             "reverse-next" | "rn" | "rni" | "reverse-nexti" => {
                 let n = self.count(rest, 1)?;
+                if n > 10_000 {
+                    return Err("at most 10000 reverse-next steps at a time".into());
+                }
                 let mut stop = Stop::default();
                 for _ in 0..n {
                     stop = self.dbg.reverse_next();
@@ -778,13 +817,33 @@ impl Session {
             views::tstates(t),
             self.dbg.icount()
         );
-        for l in views::disassembly(&self.dbg, self.dbg.m.cpu.pc, 1, None) {
+        s.push_str(&self.here());
+        s
+    }
+
+    /// The instruction at the PC (or the HALT the CPU is halted on).
+    fn here(&self) -> String {
+        let cpu = &self.dbg.m.cpu;
+        if cpu.halted {
+            let at = cpu.pc.wrapping_sub(1);
+            return format!(
+                "halted on the HALT at {} (PC = {:04X}h)\n",
+                self.dbg.prog.addr_text(at),
+                cpu.pc
+            );
+        }
+        let mut s = String::new();
+        for l in views::disassembly(&self.dbg, cpu.pc, 1, None) {
             let _ = writeln!(s, "{l}");
         }
         s
     }
 
-    fn cond(&self, text: Option<&str>, access: bool) -> Result<Option<(expr::Expr, String)>, String> {
+    fn cond(
+        &self,
+        text: Option<&str>,
+        access: bool,
+    ) -> Result<Option<(expr::Expr, String)>, String> {
         match text {
             None => Ok(None),
             Some("") => Err("'if' must be followed by a condition".into()),
@@ -871,7 +930,12 @@ impl Session {
         let what = if start == end {
             p.addr_text(start)
         } else {
-            format!("{}..{} ({} bytes)", p.addr_text(start), p.addr_text(end), end as u32 - start as u32 + 1)
+            format!(
+                "{}..{} ({} bytes)",
+                p.addr_text(start),
+                p.addr_text(end),
+                end as u32 - start as u32 + 1
+            )
         };
         let ctext = cond
             .as_ref()
@@ -1060,7 +1124,8 @@ impl Session {
         if self.dbg.bps.is_empty() {
             return "No breakpoints, watchpoints or catchpoints.\n".into();
         }
-        let mut s = String::from("Num  Type        Enb  Where                               Hits\n");
+        let mut s =
+            String::from("Num  Type        Enb  Where                               Hits\n");
         let p = &self.dbg.prog;
         for b in &self.dbg.bps {
             let (ty, at) = match b.kind {
@@ -1393,6 +1458,42 @@ impl Session {
         ))
     }
 
+    /// Is the firmware at its command loop, waiting for a command (GETB called from CMDLP,
+    /// nothing queued)? A command sent otherwise would be read as part of the running one.
+    fn check_idle(&self) -> Result<(), String> {
+        let d = &self.dbg;
+        let p = &d.prog;
+        let (Some(getb), Some(_)) = (p.symbols.value_of("GETB"), p.symbols.value_of("CMDLP"))
+        else {
+            return Ok(());
+        };
+        let idle = d.m.pending_input() == 0
+            && d.track.frames.len() == 1
+            && d.track.frames[0].target == getb
+            && p.describe(d.track.frames[0].call_pc)
+                .is_some_and(|n| n.starts_with("CMDLP"));
+        if idle {
+            Ok(())
+        } else {
+            Err(format!(
+                "the firmware is busy with a command (at {}): 'continue' until it waits for the host, or 'send raw' to queue bytes anyway",
+                p.addr_text(d.m.cpu.pc)
+            ))
+        }
+    }
+
+    /// A square: `e4`, or a mailbox index (21..98) as an expression.
+    fn square_arg(&self, text: &str) -> Result<u8, String> {
+        if text.is_empty() {
+            return Err("a square is missing (e4, or a mailbox index 21..98)".into());
+        }
+        if let Ok(sq) = parse_square(text) {
+            return Ok(sq);
+        }
+        let v = self.eval(text)?;
+        u8::try_from(v).map_err(|_| format!("{v} is not a square index"))
+    }
+
     fn cmd_send(&mut self, rest: &str) -> Result<String, String> {
         let (what, args) = split_word(rest);
         let fw = self.dbg.prog.firmware.is_some();
@@ -1466,6 +1567,56 @@ impl Session {
                 b.push(enc.ep);
                 (CMD_SETUP, b)
             }
+            "attack" | "xchng" => {
+                need_fw(what)?;
+                let sq = self.square_arg(args)?;
+                let c = if what.eq_ignore_ascii_case("attack") {
+                    CMD_ATTACK
+                } else {
+                    CMD_XCHNG
+                };
+                (c, vec![c, sq])
+            }
+            "xarray" => {
+                need_fw(what)?;
+                let mut b = vec![CMD_XARRAY];
+                for tok in args
+                    .split(|c: char| c.is_whitespace() || c == ',')
+                    .filter(|t| !t.is_empty())
+                {
+                    let v = self.eval(tok)?;
+                    b.push(u8::try_from(v).map_err(|_| format!("{v} is not a byte"))?);
+                }
+                if b.len() != 16 {
+                    return Err(
+                        "usage: send xarray PIECE B0 .. B13 (the piece on the square, then the 14-byte array)"
+                            .into(),
+                    );
+                }
+                (CMD_XARRAY, b)
+            }
+            "moveno" => {
+                need_fw(what)?;
+                let n = self.count(args, u64::MAX)?;
+                if n > 255 {
+                    return Err("usage: send moveno N (0..255)".into());
+                }
+                (CMD_MOVENO, vec![CMD_MOVENO, n as u8])
+            }
+            "search" => {
+                need_fw(what)?;
+                let (level, more) = split_word(args);
+                let level = self.count(level, u64::MAX)?;
+                if level > 255 {
+                    return Err("usage: send search LEVEL [iterate]".into());
+                }
+                let flags = match more {
+                    "" => 0,
+                    "iterate" => 1,
+                    _ => return Err("usage: send search LEVEL [iterate]".into()),
+                };
+                (CMD_SEARCH, vec![CMD_SEARCH, level as u8, flags])
+            }
             "raw" => {
                 let mut b = Vec::new();
                 for tok in args
@@ -1482,16 +1633,19 @@ impl Session {
             }
             "" => {
                 return Err(
-                    "usage: send ident|new|board|list|status|undo|perft N|move UCI|setup FEN|raw BYTE..."
+                    "usage: send ident|new|board|list|status|undo|perft N|move UCI|setup FEN|attack SQ|xchng SQ|xarray PIECE B0..B13|moveno N|search LEVEL [iterate]|raw BYTE..."
                         .into(),
                 )
             }
             other => {
                 return Err(format!(
-                    "unknown firmware command '{other}' (ident new board list status undo perft move setup raw)"
+                    "unknown firmware command '{other}' (ident new board list status undo perft move setup attack xchng xarray moveno search raw)"
                 ))
             }
         };
+        if !what.eq_ignore_ascii_case("raw") {
+            self.check_idle()?;
+        }
         let what_text = format!("{what} {args}").trim().to_string();
         self.dbg.send(&bytes);
         self.pending = Some((cmd, what_text.clone()));

@@ -95,10 +95,8 @@ impl Track {
             }
         }
         if pre.call && cpu.sp == pre.sp.wrapping_sub(2) {
-            let ret = u16::from_le_bytes([
-                mem[cpu.sp as usize],
-                mem[cpu.sp.wrapping_add(1) as usize],
-            ]);
+            let ret =
+                u16::from_le_bytes([mem[cpu.sp as usize], mem[cpu.sp.wrapping_add(1) as usize]]);
             if ret == pre.next {
                 if self.frames.len() >= MAX_FRAMES {
                     self.frames.remove(0);
@@ -275,7 +273,7 @@ impl Stopwatch {
             Some(to) => {
                 if pc == to {
                     if let Some((t0, _)) = self.pending.pop() {
-                        self.record(t - t0);
+                        self.record(t.saturating_sub(t0));
                     }
                 }
             }
@@ -283,7 +281,7 @@ impl Stopwatch {
                 while let Some(&(t0, d0)) = self.pending.last() {
                     if depth < d0 {
                         self.pending.pop();
-                        self.record(t - t0);
+                        self.record(t.saturating_sub(t0));
                     } else {
                         break;
                     }
@@ -867,6 +865,14 @@ impl Debugger {
             let (goal_done, paused, interrupted) = (obs.goal_done, obs.paused, obs.interrupted);
             drop(obs);
             self.high_water = self.high_water.max(self.track.icount);
+            let at_event = paused && Some(self.track.icount) == next_event;
+            // Replaying history: the firmware polled for input, and the recorded input
+            // arrives right here, so it does not wait.
+            let machine = if at_event && machine == Some(StopReason::InputNeeded) {
+                None
+            } else {
+                machine
+            };
             stop.hits = hits;
             stop.goal = goal_done;
             stop.interrupted = interrupted;
@@ -1027,7 +1033,9 @@ impl Debugger {
     pub fn reverse_next(&mut self) -> Stop {
         let cur = self.track.icount;
         let d = self.track.depth();
-        let at = self.scan_back(Scan::DepthLe(d)).map(|(ic, _)| (ic, Vec::new()));
+        let at = self
+            .scan_back(Scan::DepthLe(d))
+            .map(|(ic, _)| (ic, Vec::new()));
         self.land(at, cur)
     }
 
@@ -1038,7 +1046,9 @@ impl Debugger {
         if d == 0 {
             return Err("\"reverse-finish\" not meaningful in the outermost frame".into());
         }
-        let at = self.scan_back(Scan::DepthLt(d)).map(|(ic, _)| (ic, Vec::new()));
+        let at = self
+            .scan_back(Scan::DepthLt(d))
+            .map(|(ic, _)| (ic, Vec::new()));
         Ok(self.land(at, cur))
     }
 
@@ -1080,9 +1090,7 @@ impl Debugger {
         ] {
             eat(b);
         }
-        for w in [
-            c.af_, c.bc_, c.de_, c.hl_, c.ix, c.iy, c.sp, c.pc, c.wz,
-        ] {
+        for w in [c.af_, c.bc_, c.de_, c.hl_, c.ix, c.iy, c.sp, c.pc, c.wz] {
             eat(w as u8);
             eat((w >> 8) as u8);
         }

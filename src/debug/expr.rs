@@ -774,7 +774,10 @@ mod tests {
         assert_eq!(ev("A == 9 && (HL) != 0", &cpu, &mem), Ok(1));
         assert_eq!(ev("w(HL)", &cpu, &mem), Ok(0x1203));
         assert_eq!(ev("[1+2]*3", &cpu, &mem), Ok(9));
-        assert_eq!(ev("0FFh + 0x10 + %11 + 101b + 'A'", &cpu, &mem), Ok(255 + 16 + 3 + 5 + 65));
+        assert_eq!(
+            ev("0FFh + 0x10 + %11 + 101b + 'A'", &cpu, &mem),
+            Ok(255 + 16 + 3 + 5 + 65)
+        );
         assert_eq!(ev("(HL+1) << 4", &cpu, &mem), Ok(0x120));
         assert_eq!(ev("$icount + $depth", &cpu, &mem), Ok(9));
         assert_eq!(ev("GENMOV", &cpu, &mem).is_ok(), true);

@@ -331,7 +331,8 @@ impl Program {
             let (&base, names) = self.labels.range(..=addr).next_back()?;
             return Some(plus(names.first()?, base));
         }
-        for v in (addr.saturating_sub(255)..=addr).rev() {
+        // Data: symbols below 100h are constants, not places.
+        for v in (addr.saturating_sub(255).max(0x100)..=addr).rev() {
             if let Some(name) = self.symbols.names_of(v).next() {
                 return Some(plus(name, v));
             }

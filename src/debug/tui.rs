@@ -184,7 +184,7 @@ fn regs_lines(s: &Session) -> Vec<String> {
             if f & PV != 0 { "PE" } else { "PO" },
             if f & S != 0 { "M" } else { "P" }
         ),
-        format!("T {}", views::tstates(c.t)),
+        format!("T-states {} ({})", c.t, views::seconds(c.t as i128)),
         format!("icount {}  depth {}", d.icount(), d.track.depth()),
         String::new(),
     ];
@@ -215,7 +215,10 @@ fn code_lines(s: &Session, height: usize) -> (String, Vec<String>) {
     let back = height / 3;
     let mut start = p.statements_before(pc, back);
     let mut lines = views::disassembly(d, start, height, None);
-    if !lines.iter().any(|l| l.starts_with(" =>") || l.starts_with("*=>")) {
+    if !lines
+        .iter()
+        .any(|l| l.starts_with(" =>") || l.starts_with("*=>"))
+    {
         start = pc;
         lines = views::disassembly(d, start, height, None);
     }

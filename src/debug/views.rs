@@ -105,24 +105,35 @@ pub fn regs(prog: &Program, cpu: &Cpu, track: &Track) -> String {
     let _ = writeln!(s, "F   {:02X}     {}", cpu.f, flags_text(cpu.f));
     let _ = writeln!(
         s,
-        "T   {}   icount {}   depth {}",
-        tstates(cpu.t),
+        "T-states {} ({})   icount {}   depth {}",
+        cpu.t,
+        seconds(cpu.t as i128),
         track.icount,
         track.depth()
     );
     s
 }
 
-/// Operands named after labels (jump and call targets, 16-bit values that name something).
-fn operand(prog: &Program, op: Operand) -> String {
+/// Operands named after labels (jump and call targets, 16-bit values that name something;
+/// a small immediate of an ordinary instruction stays a number).
+fn operand(prog: &Program, op: Operand, jump: bool) -> String {
     match op {
         Operand::NN(v) | Operand::Target(v) => {
-            if let Some(l) = prog.label_at(v) {
-                return l.to_string();
+            let target = jump || matches!(op, Operand::Target(_));
+            if target || v >= 0x100 {
+                if let Some(l) = prog.label_at(v) {
+                    return l.to_string();
+                }
             }
             if v >= 0x100 {
                 if let Some(n) = prog.symbols.name_of(v) {
                     return n.to_string();
+                }
+            }
+            if (v as usize) >= prog.rom.len() && matches!(op, Operand::NN(_)) {
+                // RAM: as the source writes it, e.g. BOARD+35.
+                if let Some(d) = prog.describe(v) {
+                    return d;
                 }
             }
             isa::default_operand(op)
@@ -134,7 +145,8 @@ fn operand(prog: &Program, op: Operand) -> String {
 /// One instruction: (text with names, length, T-states).
 pub fn instruction(prog: &Program, mem: &[u8; 0x10000], addr: u16) -> (String, u8, String) {
     let d = isa::decode(|a| mem[a as usize], addr);
-    let text = d.render(&|op| operand(prog, op));
+    let jump = d.template.starts_with("JP") || d.template.starts_with("CALL");
+    let text = d.render(&|op| operand(prog, op, jump));
     (text, d.len, d.timing.to_string())
 }
 
@@ -260,7 +272,11 @@ pub fn backtrace(prog: &Program, cpu: &Cpu, track: &Track) -> Vec<String> {
     };
     let mut out = Vec::new();
     let (n, s) = where_(cpu.pc);
-    out.push(format!("#0  {:04X}h  {n:<20} {s}", cpu.pc).trim_end().to_string());
+    out.push(
+        format!("#0  {:04X}h  {n:<20} {s}", cpu.pc)
+            .trim_end()
+            .to_string(),
+    );
     for (k, f) in track.frames.iter().rev().enumerate() {
         let (n, s) = where_(f.call_pc);
         let callee = prog
@@ -407,18 +423,23 @@ pub fn attackers(bytes: &[u8; 14], addr: u16) -> Vec<String> {
     ];
     let nib = |v: u8| {
         if v == 0 {
-            " -".to_string()
+            "-".to_string()
         } else {
-            format!("{v:>2}")
+            v.to_string()
         }
     };
     let mut out = vec![
-        format!("ATKLST {addr:04X}h      White  Black"),
-        format!("  {:<16}{:>5}  {:>5}", "count", w.0, b.0),
+        format!(
+            "{:<18}{:>7}{:>7}",
+            format!("ATKLST {addr:04X}h"),
+            "White",
+            "Black"
+        ),
+        format!("  {:<16}{:>7}{:>7}", "count", w.0, b.0),
     ];
     for (k, name) in names.iter().enumerate() {
         out.push(format!(
-            "  {name:<16}{}{}  {}{}",
+            "  {name:<16}{:>4}{:>3}{:>4}{:>3}",
             nib(w.1[k].0),
             nib(w.1[k].1),
             nib(b.1[k].0),
@@ -436,7 +457,10 @@ pub fn attackers(bytes: &[u8; 14], addr: u16) -> Vec<String> {
         if v.is_empty() {
             "-".to_string()
         } else {
-            v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ")
+            v.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
         }
     };
     out.push(format!("  White in turn: {}", join(&wo)));
