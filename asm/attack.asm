@@ -283,18 +283,119 @@ PVALUE: DB      0,1,3,3,5,9,10
 ; ATTACK: clear ATKLST, then record every attacker of square C, of both
 ; colours, with ATKSAV, x-raying through chains of same-coloured pieces that
 ; move along the line (not behind a king or a knight).
-;   in: C = square   clobbers: A, B, DE, HL, IY (C kept)
-ATTACK: LD      HL,ATKLST
-        LD      B,14
+;   in: C = square   clobbers: A, B, DE, HL (C kept)
+ATTACK: LD      HL,ATKLST          ; (ATKLST does not cross a page)
         XOR     A
-.clr:   LD      (HL),A
-        INC     HL
-        DJNZ    .clr
+        LD      (HL),A
+        INC     L
+        LD      (HL),A
+        INC     L
+        LD      (HL),A
+        INC     L
+        LD      (HL),A
+        INC     L
+        LD      (HL),A
+        INC     L
+        LD      (HL),A
+        INC     L
+        LD      (HL),A
+        INC     L
+        LD      (HL),A
+        INC     L
+        LD      (HL),A
+        INC     L
+        LD      (HL),A
+        INC     L
+        LD      (HL),A
+        INC     L
+        LD      (HL),A
+        INC     L
+        LD      (HL),A
+        INC     L
+        LD      (HL),A
         LD      H,BPAGE
-        LD      IY,ADIRS
-        LD      B,8
-.dir:   LD      E,(IY+0)        ; E = step
-        LD      D,0             ; D: bit 0 a piece seen, bit 7 its colour, bit 1 a queen seen
+        LD      B,BISHOP        ; the diagonals ...
+        LD      E,9
+        CALL    ARAY
+        LD      E,11
+        CALL    ARAY
+        LD      E,-11
+        CALL    ARAY
+        LD      E,-9
+        CALL    ARAY
+        LD      B,ROOK          ; ... and the ranks and files
+        LD      E,10
+        CALL    ARAY
+        LD      E,-10
+        CALL    ARAY
+        LD      E,1
+        CALL    ARAY
+        LD      E,-1
+        CALL    ARAY
+        ; the knights: one jump each way (E = 0 is no line: PNCK refuses a
+        ; pinned knight)
+        LD      DE,0
+        LD      A,C
+        ADD     A,-21
+        LD      L,A
+        LD      A,(HL)
+        AND     7
+        CP      KNIGHT
+        CALL    Z,ATKSAV
+        LD      A,C
+        ADD     A,-19
+        LD      L,A
+        LD      A,(HL)
+        AND     7
+        CP      KNIGHT
+        CALL    Z,ATKSAV
+        LD      A,C
+        ADD     A,-12
+        LD      L,A
+        LD      A,(HL)
+        AND     7
+        CP      KNIGHT
+        CALL    Z,ATKSAV
+        LD      A,C
+        ADD     A,-8
+        LD      L,A
+        LD      A,(HL)
+        AND     7
+        CP      KNIGHT
+        CALL    Z,ATKSAV
+        LD      A,C
+        ADD     A,8
+        LD      L,A
+        LD      A,(HL)
+        AND     7
+        CP      KNIGHT
+        CALL    Z,ATKSAV
+        LD      A,C
+        ADD     A,12
+        LD      L,A
+        LD      A,(HL)
+        AND     7
+        CP      KNIGHT
+        CALL    Z,ATKSAV
+        LD      A,C
+        ADD     A,19
+        LD      L,A
+        LD      A,(HL)
+        AND     7
+        CP      KNIGHT
+        CALL    Z,ATKSAV
+        LD      A,C
+        ADD     A,21
+        LD      L,A
+        LD      A,(HL)
+        AND     7
+        CP      KNIGHT
+        CALL    Z,ATKSAV
+        RET
+
+; ARAY: one line of ATTACK: from square C in step E, where B is the piece
+; that moves along it (BISHOP or ROOK).   keeps: B, C, E, H   clobbers: A, D, L
+ARAY:   LD      D,0             ; D: bit 0 a piece seen, bit 7 its colour, bit 1 a queen seen
         LD      L,C
 .step:  LD      A,L
         ADD     A,E
@@ -303,11 +404,11 @@ ATTACK: LD      HL,ATKLST
         OR      A
         JR      Z,.step
         CP      OFFB
-        JR      Z,.next
+        RET     Z
         BIT     0,D
         JR      Z,.first
         XOR     D               ; a piece of the other colour ends the line
-        JP      M,.next
+        RET     M
         LD      A,(HL)
         JR      .kind
 .first: AND     BLACK
@@ -321,8 +422,8 @@ ATTACK: LD      HL,ATKLST
         JR      Z,.king
         CP      PAWN
         JR      Z,.pawn
-        CP      (IY+1)          ; a bishop on a diagonal, a rook on a line
-        JR      NZ,.next        ; (a knight never matches)
+        CP      B               ; a bishop on a diagonal, a rook on a line
+        RET     NZ              ; (a knight never matches)
 .save:  CALL    ATKSAV
         JR      .step
 .queen: CALL    ATKSAV
@@ -331,39 +432,19 @@ ATTACK: LD      HL,ATKLST
 .king:  LD      A,C             ; next to the square only, and nothing behind
         ADD     A,E
         CP      L
-        JR      NZ,.next
-        CALL    ATKSAV
-        JR      .next
+        RET     NZ
+        JP      ATKSAV
 .pawn:  LD      A,C             ; next to the square, on a diagonal, pointing at it:
         ADD     A,E             ; a white pawn from below (step -9/-11),
         CP      L               ; a black one from above (+9/+11)
-        JR      NZ,.next
-        LD      A,(IY+1)
+        RET     NZ
+        LD      A,B
         CP      BISHOP
-        JR      NZ,.next
+        RET     NZ
         LD      A,(HL)
         XOR     E
-        JP      P,.next         ; colour bit = sign of the step: wrong way
+        RET     P               ; colour bit = sign of the step: wrong way
         JR      .save
-.next:  INC     IY
-        INC     IY
-        DJNZ    .dir
-        ; the knights: one jump each way
-        LD      IY,KNDIRS
-        LD      B,8
-        LD      D,0
-.kn:    LD      A,C
-        ADD     A,(IY+0)
-        LD      L,A
-        LD      A,(HL)
-        AND     7               ; (off the board: 7)
-        CP      KNIGHT
-        JR      NZ,.kn2
-        LD      E,(IY+0)
-        CALL    ATKSAV
-.kn2:   INC     IY
-        DJNZ    .kn
-        RET
 
 ; ATKSAV: add the attacker on square L to its side's section of ATKLST.
 ;   in: L = its square (H = BPAGE), E = the line's step from the attacked

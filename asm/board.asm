@@ -75,6 +75,7 @@ LOADST: LD      HL,BOARD
 .f:     LD      (HL),A
         INC     HL
         DJNZ    .f
+        LD      (BOARD+80h+SQ_H8+1),A   ; the article build's ATKMAP sentinel
         LD      DE,STAGE
         LD      HL,BOARD+SQ_A1
         LD      C,8
