@@ -1490,6 +1490,10 @@ impl Session {
         if let Ok(sq) = parse_square(text) {
             return Ok(sq);
         }
+        let b = text.as_bytes();
+        if b.len() == 2 && b[0].is_ascii_alphabetic() && b[1].is_ascii_digit() {
+            return Err(format!("'{text}' is not a square (a1..h8)"));
+        }
         let v = self.eval(text)?;
         u8::try_from(v).map_err(|_| format!("{v} is not a square index"))
     }

@@ -780,7 +780,7 @@ mod tests {
         );
         assert_eq!(ev("(HL+1) << 4", &cpu, &mem), Ok(0x120));
         assert_eq!(ev("$icount + $depth", &cpu, &mem), Ok(9));
-        assert_eq!(ev("GENMOV", &cpu, &mem).is_ok(), true);
+        assert!(ev("GENMOV", &cpu, &mem).is_ok());
         assert!(ev("1/0", &cpu, &mem).is_err());
         assert!(ev("(0-1)", &cpu, &mem).is_err());
         assert!(ev("NOSUCHLABEL", &cpu, &mem).is_err());

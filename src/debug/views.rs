@@ -369,16 +369,14 @@ pub fn board(prog: &Program, mem: &[u8; 0x10000]) -> Result<Vec<String>, String>
         out.push(row);
     }
     out.push("     a  b  c  d  e  f  g  h".into());
-    let mut extra = String::from("P' moved  K\" castled");
+    out.push("P' moved  K\" castled".to_string());
     if let Some(k) = prog.symbols.value_of("POSK") {
-        let _ = write!(
-            extra,
-            "  kings {} {}",
+        out.push(format!(
+            "kings {} {} (POSK)",
             square_name(mem[k as usize]),
             square_name(mem[k.wrapping_add(1) as usize])
-        );
+        ));
     }
-    out.push(extra);
     for i in 0..120u16 {
         let (r, f) = (i / 10, i % 10);
         let border = !(2..10).contains(&r) || f == 0 || f == 9;
