@@ -39,13 +39,14 @@ fn frozen(a: &mut App) -> String {
     render_text(a, W, H)
 }
 
-/// Mask what a change of the firmware moves around: T-states and emulated times.
+/// Mask what a change of the firmware's speed moves around: T-states, emulated times and the
+/// counters of a search stopped at a fixed T-state budget.
 fn mask(screen: &str) -> String {
     screen
         .lines()
         .map(|l| {
-            if let Some(i) = l.find("T-states ") {
-                format!("{}T-states ...\n", &l[..i])
+            if let Some(i) = l.find("T-states ").or_else(|| l.find("evaluations ")) {
+                format!("{}...\n", &l[..i])
             } else {
                 format!("{l}\n")
             }

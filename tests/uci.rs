@@ -57,7 +57,7 @@ impl Engine {
     }
 
     /// The next line from the engine.
-    pub fn next(&mut self) -> String {
+    pub fn line(&mut self) -> String {
         let l = self.out.recv_timeout(HANG).unwrap_or_else(|_| {
             panic!(
                 "no answer from the engine; so far:\n{}",
@@ -72,7 +72,7 @@ impl Engine {
     pub fn until(&mut self, prefix: &str) -> Vec<String> {
         let mut lines = Vec::new();
         loop {
-            let l = self.next();
+            let l = self.line();
             let done = l.starts_with(prefix);
             lines.push(l);
             if done {
@@ -125,7 +125,7 @@ fn handshake_options_and_bad_lines() {
         );
     }
     e.send("isready");
-    assert_eq!(e.next(), "readyok");
+    assert_eq!(e.line(), "readyok");
     for (bad, why) in [
         ("frobnicate", "unknown command"),
         ("go depth x", "not a number"),
@@ -140,7 +140,7 @@ fn handshake_options_and_bad_lines() {
         ("setoption Level", "setoption name"),
     ] {
         e.send(bad);
-        let l = e.next();
+        let l = e.line();
         assert!(
             l.starts_with("info string") && l.contains(why),
             "{bad}: {l}"
@@ -149,7 +149,7 @@ fn handshake_options_and_bad_lines() {
     // A bad position line leaves the previous position.
     e.send("position startpos moves e2e4 e7e5");
     e.send("position startpos moves e2e4 e7e5 g1g5");
-    assert!(e.next().contains("not legal"));
+    assert!(e.line().contains("not legal"));
     e.send("go depth 1");
     let lines = e.until("bestmove");
     let mut pos = Chess::default();
@@ -240,11 +240,11 @@ fn readyok_and_stop_during_a_search() {
     assert!(lines.iter().any(|l| l.contains("stopped")), "{lines:?}");
     // Exactly one bestmove: the next thing said is the answer to isready.
     e.send("isready");
-    assert_eq!(e.next(), "readyok");
+    assert_eq!(e.line(), "readyok");
     // A stop with no search running says nothing.
     e.send("stop");
     e.send("isready");
-    assert_eq!(e.next(), "readyok");
+    assert_eq!(e.line(), "readyok");
     // Time limits: a movetime search answers (its length is not checked here).
     e.send("go movetime 50");
     let lines = e.until("bestmove");
@@ -263,7 +263,7 @@ fn self_play(build: &str, depth: u8) -> (String, usize) {
     e.send(&format!("setoption name Build value {build}"));
     e.send("ucinewgame");
     e.send("isready");
-    assert_eq!(e.next(), "readyok");
+    assert_eq!(e.line(), "readyok");
     let mut pos = Chess::default();
     let mut moves: Vec<String> = Vec::new();
     let mut seen: HashMap<String, usize> = HashMap::new();
@@ -301,7 +301,7 @@ fn self_play(build: &str, depth: u8) -> (String, usize) {
         }
     };
     e.send("isready");
-    assert_eq!(e.next(), "readyok", "one bestmove per go");
+    assert_eq!(e.line(), "readyok", "one bestmove per go");
     e.quit();
     (end.to_string(), moves.len())
 }

@@ -51,7 +51,7 @@ impl Engine {
         self.stdin.flush().unwrap();
     }
 
-    fn next(&mut self) -> String {
+    fn line(&mut self) -> String {
         let l = self
             .out
             .recv_timeout(Duration::from_secs(300))
@@ -63,7 +63,7 @@ impl Engine {
     fn until(&mut self, prefix: &str) -> Vec<String> {
         let mut lines = Vec::new();
         loop {
-            let l = self.next();
+            let l = self.line();
             let done = l.starts_with(prefix);
             lines.push(l);
             if done {
@@ -132,14 +132,14 @@ fn features_moves_and_commands() {
     );
     // Illegal and unknown input.
     e.send("usermove e1e3");
-    assert_eq!(e.next(), "Illegal move: e1e3");
+    assert_eq!(e.line(), "Illegal move: e1e3");
     e.send("frobnicate");
-    assert!(e.next().starts_with("Error (unknown command): frobnicate"));
+    assert!(e.line().starts_with("Error (unknown command): frobnicate"));
     e.send("sd x");
-    assert!(e.next().starts_with("Error (bad depth)"));
+    assert!(e.line().starts_with("Error (bad depth)"));
     e.send("setboard not a fen");
-    assert!(e.next().starts_with("tellusererror Illegal position"));
-    assert!(e.next().starts_with("Error (bad FEN"));
+    assert!(e.line().starts_with("tellusererror Illegal position"));
+    assert!(e.line().starts_with("Error (bad FEN"));
     assert!(e.sync(1).is_empty());
     // Force mode: moves are taken, nothing is played until go.
     e.send("force");
@@ -166,7 +166,7 @@ fn features_moves_and_commands() {
     // Stalemate on the board: claimed when asked to move.
     e.send("setboard 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
     e.send("go");
-    assert_eq!(e.next(), "1/2-1/2 {Stalemate}");
+    assert_eq!(e.line(), "1/2-1/2 {Stalemate}");
     e.quit();
 }
 
@@ -184,7 +184,7 @@ fn ping_and_move_now_during_a_search() {
     e.send("go");
     // Depth 8 takes far longer than the pings below, whatever the host.
     e.send("ping 7");
-    assert_eq!(e.next(), "pong 7");
+    assert_eq!(e.line(), "pong 7");
     e.send("?");
     let lines = e.until("move ");
     let mut pos = Chess::default();
@@ -215,7 +215,7 @@ fn a_whole_game_against_itself() {
     let mut plies = 0;
     let result = loop {
         e.send("go");
-        let l = e.next();
+        let l = e.line();
         if let Some(m) = l.strip_prefix("move ") {
             play(&mut pos, m);
             plies += 1;

@@ -4,6 +4,11 @@ use crate::firmware::{DepthReport, Engine, SearchPoll, SearchResult};
 use crate::machine::PERIOD_HZ;
 use std::time::{Duration, Instant};
 
+/// T-states the firmware may run between a "move now" and its answer: it looks at the
+/// request between nodes, and a node with its static evaluations costs up to about this much.
+/// A time-limited search at period speed asks that much earlier.
+pub const STOP_LATENCY_T: u64 = 1_000_000;
+
 /// How fast the emulated Z80 runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pace {
@@ -42,6 +47,18 @@ impl Pace {
             (self.clock_hz / 100).clamp(1_000, 50_000_000)
         } else {
             4_000_000
+        }
+    }
+
+    /// A thinking-time budget less the firmware's stop latency (in real time only; in turbo
+    /// the latency is a millisecond or two of host time).
+    pub fn stop_early(&self, budget: Duration) -> Duration {
+        if self.realtime {
+            budget
+                .saturating_sub(self.emulated(STOP_LATENCY_T))
+                .max(Duration::from_millis(1))
+        } else {
+            budget
         }
     }
 

@@ -131,7 +131,10 @@ pub fn write(game: &Game, players: &Players, date: &str) -> String {
 }
 
 /// The tags and the SAN moves of the first game in `text`.
-fn split(text: &str) -> Result<(Vec<(String, String)>, Vec<String>), String> {
+/// A PGN's tags (name, value) and its SAN moves.
+type Parts = (Vec<(String, String)>, Vec<String>);
+
+fn split(text: &str) -> Result<Parts, String> {
     let mut tags = Vec::new();
     let mut movetext = String::new();
     let mut in_moves = false;

@@ -366,6 +366,7 @@ impl Uci<'_> {
         };
         let wait_for_stop = go.infinite || go.ponder;
         let pace = self.pace();
+        let budget = budget.map(|b| pace.stop_early(b));
         let started = Instant::now();
         let mut search = Search::start(&mut self.game.engine, level);
         let mut reported = 0;
@@ -480,11 +481,7 @@ impl Uci<'_> {
             kind => {
                 let depth = r.depths.last().map(|d| d.depth).unwrap_or(0);
                 let score = uci_score(r.score, &r.depths);
-                let nps = if ms > 0 {
-                    r.nodes as u128 * 1000 / ms
-                } else {
-                    0
-                };
+                let nps = (r.nodes as u128 * 1000).checked_div(ms).unwrap_or(0);
                 self.send(&format!(
                     "info depth {} score {score} nodes {} nps {nps} time {ms} pv {}",
                     depth.max(1),

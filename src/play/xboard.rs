@@ -333,7 +333,7 @@ impl Xb<'_> {
             clock_hz: self.clock_hz,
             realtime: self.period,
         };
-        let budget = self.budget();
+        let budget = self.budget().map(|b| pace.stop_early(b));
         let started = Instant::now();
         let mut search = Search::start(&mut self.game.engine, level);
         let mut reported = 0;
