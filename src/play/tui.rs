@@ -53,6 +53,8 @@ pub struct App {
     /// "Now" for the clocks on the screen (set before each draw).
     pub now: Instant,
     pub quit: bool,
+    /// The firmware failed: it is not asked to move again until the player does something.
+    pub stalled: bool,
 }
 
 const HELP: &[&str] = &[
@@ -127,6 +129,7 @@ impl App {
             turn_start: now,
             now,
             quit: false,
+            stalled: false,
         })
     }
 
@@ -169,6 +172,7 @@ impl App {
     /// Start the Z80 thinking when it is its turn.
     pub fn maybe_think(&mut self) {
         if self.search.is_none()
+            && !self.stalled
             && self.game.end().is_none()
             && self.game.pos().turn() == self.engine_colour()
         {
@@ -184,6 +188,7 @@ impl App {
         match search.step(&mut self.game.engine, budget) {
             Err(e) => {
                 self.search = None;
+                self.stalled = true;
                 self.complain(format!("the firmware failed: {e}"));
             }
             Ok(None) => {}
@@ -192,7 +197,10 @@ impl App {
                 let side = self.game.pos().turn();
                 let prefix = move_prefix(self.game.pos());
                 match self.game.play_result(&r) {
-                    Err(e) => self.complain(e),
+                    Err(e) => {
+                        self.stalled = true;
+                        self.complain(e);
+                    }
                     Ok(_) => {
                         self.z80_time += self.pace.emulated(r.tstates);
                         self.end_turn(side);
@@ -290,6 +298,7 @@ impl App {
         if text.is_empty() {
             return;
         }
+        self.stalled = false;
         let (word, rest) = match text.split_once(char::is_whitespace) {
             Some((w, r)) => (w, r.trim()),
             None => (text, ""),
