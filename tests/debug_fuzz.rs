@@ -56,6 +56,7 @@ const WORDS: &[&str] = &[
     "layout",
     "help",
     "tui",
+    "memview",
     "",
 ];
 

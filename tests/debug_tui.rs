@@ -59,6 +59,7 @@ fn golden_screen_disassembly_layout() {
             "watch BOARD+55",
             "continue",
             "set HL = BOARD+50",
+            "memview ATKLST",
         ],
     );
     golden("tui_asm", &render_text(&s, &st, 120, 40));

@@ -91,6 +91,7 @@ const PROMPT_WORDS: &[(&str, &str, &str)] = &[
     ("send", "CMD [ARGS]", "send a firmware command and run it under the debugger: ident, new, board, list, status, undo, perft N, move UCI, setup FEN, attack SQ, xchng SQ, xarray PIECE B0..B13, moveno N, search LEVEL [iterate], raw BYTE..."),
     ("tui", "", "full-screen mode (Esc leaves it)"),
     ("layout", "src|asm", "the full-screen code pane"),
+    ("memview", "[ADDR | hl]", "the full-screen memory pane's address (default: follow HL)"),
     ("quit", "", "leave; alias q, exit"),
 ];
 
@@ -635,6 +636,17 @@ impl Session {
             "tui" => {
                 self.tui_requested = true;
                 Ok(String::new())
+            }
+            "memview" => {
+                self.mem_addr = if rest.is_empty() || rest.eq_ignore_ascii_case("hl") {
+                    None
+                } else {
+                    Some(self.eval_addr(rest)?)
+                };
+                Ok(match self.mem_addr {
+                    Some(a) => format!("the memory pane shows {}\n", self.dbg.prog.addr_text(a)),
+                    None => "the memory pane follows HL\n".into(),
+                })
             }
             "layout" => {
                 self.layout = match rest {
