@@ -9,5 +9,6 @@ pub mod disasm;
 pub mod firmware;
 pub mod machine;
 pub mod play;
+pub mod profile;
 pub mod reference;
 pub mod z80;

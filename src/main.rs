@@ -100,6 +100,12 @@ enum Command {
     },
     /// Step-debug the firmware (or an assembly program) at the source level.
     Debug(z80chess::debug::DebugArgs),
+    /// Profile one search: calls and T-states per routine, collapsed stacks.
+    Profile(z80chess::profile::cli::ProfileArgs),
+    /// Search recorded positions (EPD, TSV); record or compare a golden file.
+    Regress(z80chess::profile::cli::RegressArgs),
+    /// The engine's signature: moves made and T-states over fixed positions, each build.
+    Bench,
     /// Assemble every firmware build from asm/ into roms/ (or only check with --check).
     Roms {
         /// Only compare roms/ with what asm/ assembles to.
@@ -170,6 +176,9 @@ fn main() -> ExitCode {
             z80chess::cli::search::cli(fen.as_deref(), moves.as_deref(), level, build, iterate)
         }
         Command::Debug(args) => z80chess::debug::cli(&args),
+        Command::Profile(args) => z80chess::profile::cli::profile_cli(&args),
+        Command::Regress(args) => z80chess::profile::cli::regress_cli(&args),
+        Command::Bench => z80chess::profile::cli::bench_cli(),
         Command::Roms { check } => {
             let root = if std::path::Path::new(z80chess::firmware::rom::MAIN).exists() {
                 PathBuf::from(".")

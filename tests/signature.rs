@@ -1,0 +1,56 @@
+//! The engine's signature (`z80chess bench`): moves made and T-states, summed over the bench
+//! positions, for each build. Any change to the engine that alters what it searches or what
+//! that costs fails here. When the change is intended, update the numbers below from
+//! `cargo run --release -- bench` (or this test's output) and add a line to the history saying
+//! why; the golden files of `tests/regress.rs` usually need recording again too.
+//!
+//! History (newest last):
+//! - issue #8: first signature (the engine of commit f29239c).
+
+use z80chess::firmware::{parse_fen, sargon, Build};
+use z80chess::profile::bench::{signature, POSITIONS};
+
+/// (build, moves made, T-states).
+const EXPECTED: [(Build, u64, u64); 2] = [
+    (Build::Article, 19702, 1231501611),
+    (Build::B1978, 18983, 3278211033),
+];
+
+#[test]
+fn the_engine_signature_is_pinned() {
+    assert!(POSITIONS.len() >= 4);
+    let mut wrong = Vec::new();
+    for (build, nodes, tstates) in EXPECTED {
+        let s = signature(build).unwrap();
+        for l in &s.lines {
+            println!(
+                "{build} {} L{}: {} nodes {} T {}",
+                l.name, l.level, l.mv, l.nodes, l.tstates
+            );
+        }
+        println!("{}", s.line());
+        if (s.nodes, s.tstates) != (nodes, tstates) {
+            wrong.push(format!(
+                "{build}: nodes {} tstates {} (expected nodes {nodes} tstates {tstates})",
+                s.nodes, s.tstates
+            ));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "the engine's signature changed:\n{}\nIf the change is intended, update EXPECTED in \
+         tests/signature.rs and say why in its history.",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn bench_positions_are_past_the_book() {
+    // At move number 1 the book answers with a move that depends on the R register.
+    for (name, fen, level) in POSITIONS {
+        let pos = parse_fen(fen).unwrap();
+        assert!(!sargon::is_book_position(&pos), "{name}");
+        assert!(sargon::move_number(&pos) > 1, "{name}");
+        assert!((1..=8).contains(level), "{name}");
+    }
+}
