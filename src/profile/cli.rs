@@ -242,7 +242,7 @@ pub fn regress_cli(a: &RegressArgs) -> Result<(), String> {
         ProgressBar::hidden()
     };
     bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} positions, {elapsed} ({eta} left)")
+        ProgressStyle::with_template("{bar:40} {pos}/{len} searches, {elapsed} ({eta} left)")
             .map_err(|e| e.to_string())?,
     );
     let quiet = a.quiet;
