@@ -172,9 +172,13 @@ fn main() -> ExitCode {
             build,
         } => z80chess::cli::perft::cli(fen.as_deref(), depth, divide, build),
         Command::Xchng { fen, square, build } => z80chess::cli::xchng::cli(&fen, &square, build),
-        Command::Search { fen, moves, level, build, iterate } => {
-            z80chess::cli::search::cli(fen.as_deref(), moves.as_deref(), level, build, iterate)
-        }
+        Command::Search {
+            fen,
+            moves,
+            level,
+            build,
+            iterate,
+        } => z80chess::cli::search::cli(fen.as_deref(), moves.as_deref(), level, build, iterate),
         Command::Debug(args) => z80chess::debug::cli(&args),
         Command::Profile(args) => z80chess::profile::cli::profile_cli(&args),
         Command::Regress(args) => z80chess::profile::cli::regress_cli(&args),
