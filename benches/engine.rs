@@ -51,12 +51,7 @@ const GENMOV_1978: (u64, u64) = (50_000, 64_000);
 /// A symbol's value from a `NAME: EQU 0xNNNN` symbol file.
 fn symbol(build: Build, name: &str) -> u16 {
     build
-        .symbols()
-        .lines()
-        .find_map(|l| {
-            let (n, v) = l.split_once(": EQU 0x")?;
-            (n == name).then(|| u16::from_str_radix(v.trim(), 16).ok())?
-        })
+        .symbol(name)
         .unwrap_or_else(|| panic!("{name} is not in the {build} symbol file"))
 }
 

@@ -37,12 +37,7 @@ const POINTS_1978: u64 = 590_000;
 
 fn symbol(build: Build, name: &str) -> u16 {
     build
-        .symbols()
-        .lines()
-        .find_map(|l| {
-            let (n, v) = l.split_once(": EQU 0x")?;
-            (n == name).then(|| u16::from_str_radix(v.trim(), 16).ok())?
-        })
+        .symbol(name)
         .unwrap_or_else(|| panic!("{name} is not in the {build} symbol file"))
 }
 

@@ -84,13 +84,10 @@ fn roms_are_what_asm_assembles_to() {
 #[test]
 fn protocol_constants_match_the_firmware() {
     for build in Build::ALL {
-        let syms = build.symbols();
         let value = |name: &str| -> u16 {
-            let line = syms
-                .lines()
-                .find(|l| l.starts_with(&format!("{name}: ")))
-                .unwrap_or_else(|| panic!("{name} is not in the {build} symbol file"));
-            u16::from_str_radix(line.rsplit("0x").next().unwrap(), 16).unwrap()
+            build
+                .symbol(name)
+                .unwrap_or_else(|| panic!("{name} is not in the {build} symbol file"))
         };
         for (code, name, _) in ERRORS {
             assert_eq!(value(name), *code as u16, "{name} in {build}");

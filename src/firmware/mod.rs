@@ -51,6 +51,13 @@ impl Build {
             Build::B1978 => include_bytes!("../../roms/1978.bin"),
         }
     }
+    /// The value of a symbol of this build's ROM (`GLOBAL.local` for local labels).
+    pub fn symbol(self, name: &str) -> Option<u16> {
+        crate::disasm::Symbols::parse(self.symbols(), self.name())
+            .ok()?
+            .value_of(name)
+    }
+
     /// Its symbol file.
     pub fn symbols(self) -> &'static str {
         match self {
