@@ -6,84 +6,17 @@
 
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Position};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
-use std::time::Duration;
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    out: Receiver<String>,
-    log: Vec<String>,
-}
+#[path = "common/child.rs"]
+mod child;
+use child::Engine;
 
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_z80chess"))
-            .arg("xboard")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(l) = line else { break };
-                if tx.send(l).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            out: rx,
-            log: Vec::new(),
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        self.log.push(format!("> {line}"));
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn line(&mut self) -> String {
-        let l = self
-            .out
-            .recv_timeout(Duration::from_secs(300))
-            .unwrap_or_else(|_| panic!("no answer; so far:\n{}", self.log.join("\n")));
-        self.log.push(format!("< {l}"));
-        l
-    }
-
-    fn until(&mut self, prefix: &str) -> Vec<String> {
-        let mut lines = Vec::new();
-        loop {
-            let l = self.line();
-            let done = l.starts_with(prefix);
-            lines.push(l);
-            if done {
-                return lines;
-            }
-        }
-    }
-
-    /// A ping answered: everything said before it.
-    fn sync(&mut self, n: u32) -> Vec<String> {
-        self.send(&format!("ping {n}"));
-        let mut lines = self.until(&format!("pong {n}"));
-        lines.pop();
-        lines
-    }
-
-    fn quit(mut self) {
-        self.send("quit");
-        assert!(self.child.wait().unwrap().success());
-    }
+/// A ping answered: everything said before it.
+fn sync(e: &mut Engine, n: u32) -> Vec<String> {
+    e.send(&format!("ping {n}"));
+    let mut lines = e.until(&format!("pong {n}"));
+    lines.pop();
+    lines
 }
 
 fn play(pos: &mut Chess, uci: &str) {
@@ -97,7 +30,7 @@ fn play(pos: &mut Chess, uci: &str) {
 
 #[test]
 fn features_moves_and_commands() {
-    let mut e = Engine::start();
+    let mut e = Engine::start("xboard");
     e.send("xboard");
     e.send("protover 2");
     let lines = e.until("feature done=1");
@@ -140,11 +73,11 @@ fn features_moves_and_commands() {
     e.send("setboard not a fen");
     assert!(e.line().starts_with("tellusererror Illegal position"));
     assert!(e.line().starts_with("Error (bad FEN"));
-    assert!(e.sync(1).is_empty());
+    assert!(sync(&mut e, 1).is_empty());
     // Force mode: moves are taken, nothing is played until go.
     e.send("force");
     e.send("usermove b1c3");
-    assert!(e.sync(2).is_empty());
+    assert!(sync(&mut e, 2).is_empty());
     e.send("go");
     let lines = e.until("move ");
     play(&mut pos, "b1c3");
@@ -156,7 +89,7 @@ fn features_moves_and_commands() {
     e.send("force");
     e.send("remove");
     e.send("undo");
-    assert!(e.sync(3).is_empty());
+    assert!(sync(&mut e, 3).is_empty());
     // The end of a game: the engine mates and says so.
     e.send("setboard 7k/8/6K1/8/8/8/8/1Q6 w - - 0 1");
     e.send("go");
@@ -172,7 +105,7 @@ fn features_moves_and_commands() {
 
 #[test]
 fn ping_and_move_now_during_a_search() {
-    let mut e = Engine::start();
+    let mut e = Engine::start("xboard");
     e.send("protover 2");
     e.until("feature done=1");
     e.send("new");
@@ -198,13 +131,13 @@ fn ping_and_move_now_during_a_search() {
     // `force` during a search abandons it: no move is played.
     e.send("go");
     e.send("force");
-    assert!(e.sync(8).iter().all(|l| !l.starts_with("move")));
+    assert!(sync(&mut e, 8).iter().all(|l| !l.starts_with("move")));
     e.quit();
 }
 
 #[test]
 fn a_whole_game_against_itself() {
-    let mut e = Engine::start();
+    let mut e = Engine::start("xboard");
     e.send("protover 2");
     e.until("feature done=1");
     e.send("new");
@@ -221,7 +154,7 @@ fn a_whole_game_against_itself() {
             plies += 1;
             e.send("force");
             // The result line, if the move ended the game.
-            let after = e.sync(plies);
+            let after = sync(&mut e, plies);
             if let Some(r) = after.iter().find(|l| l.contains(" {")) {
                 break r.clone();
             }
