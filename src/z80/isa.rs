@@ -1,4 +1,4 @@
-//! The instruction set as data. OWNER: isa/disassembler helper.
+//! The instruction set as data.
 //!
 //! Interface contract (other modules rely on it):
 //! - `templates()` lists every *canonical* encoding once: its text template and byte layout.
