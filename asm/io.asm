@@ -8,6 +8,10 @@
 ;   01h PSTAT   IN : bit 0 = a byte from the host is waiting
 ;                    bit 1 = the host asks the search to stop ("move now")
 ;   02h PPOLL   IN : bit 1 = "move now" (a read here never waits for the host)
+;   04h PPAGE   OUT: expansion ROM page (0-3) seen at 8000h-BFFFh (full build's machine;
+;               reset 0; a page not fitted reads FFh)  IN: the selected page
+;   06h PCLK    IN : latch the T-state counter (48 bits: the IN's I/O cycle), bits 0-7;
+;               07h-0Bh IN: bytes 1-5 of the latch (every build's machine)
 ;   FFh PEXIT   OUT: reserved for routine tests: the machine stops, A = code
 ;
 ; The firmware polls PSTAT before every PDATA read (GETB): a machine whose host
@@ -55,6 +59,8 @@ EUNKNWN EQU     0FFh            ; unknown command (the byte follows)
 PDATA   EQU     00h
 PSTAT   EQU     01h
 PPOLL   EQU     02h
+PPAGE   EQU     04h
+PCLK    EQU     06h
 PEXIT   EQU     0FFh
 VERSION EQU     1
 
