@@ -11,4 +11,5 @@ pub mod machine;
 pub mod play;
 pub mod profile;
 pub mod reference;
+pub mod tablebase;
 pub mod z80;

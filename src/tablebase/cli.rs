@@ -1,0 +1,290 @@
+//! `z80chess tablebase build|probe|stats|verify|compare-stockfish`.
+
+use super::generate::{self, verify};
+use super::store::{material_name, Store};
+use super::{Metric, TablebaseError, Val};
+use clap::{Args, Subcommand};
+use shakmaty::{san::San, Chess, Color, Position};
+use std::path::PathBuf;
+
+/// The default directory of tables (ignored by git).
+pub const DEFAULT_DIR: &str = "tables";
+
+#[derive(Args, Debug)]
+pub struct TablebaseArgs {
+    #[command(subcommand)]
+    pub command: TbCommand,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct Common {
+    /// Where tables are kept.
+    #[arg(long, default_value = DEFAULT_DIR)]
+    pub dir: PathBuf,
+    /// dtm: distance to mate (chess); pawn: Lüscher's plies to mate or any promotion.
+    #[arg(long, value_enum, default_value_t = Metric::Dtm)]
+    pub metric: Metric,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum TbCommand {
+    /// Build a table and every sub-ending it needs (KPK also builds KQK, KRK, KBK, KNK).
+    Build {
+        /// The ending: K, the first side's men (QRBNP), K, the other's: KQK, KRKP, KPPKP.
+        name: String,
+        #[command(flatten)]
+        common: Common,
+        /// Then check every position against its moves (the self-consistency proof).
+        #[arg(long)]
+        verify: bool,
+    },
+    /// The verdict of a position, its distance and every move's value, best first.
+    Probe {
+        #[arg(long)]
+        fen: String,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Positions per outcome and the longest win (building the table first if missing).
+    Stats {
+        name: String,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// The self-consistency proof over every position of a table (building it if missing).
+    Verify {
+        name: String,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Random positions against Debian's `stockfish`: verdicts agree wherever it sees a
+    /// mate, and its mate distance is never shorter than ours.
+    CompareStockfish {
+        name: String,
+        #[command(flatten)]
+        common: Common,
+        /// Positions drawn at random from the table.
+        #[arg(long, default_value_t = 1000)]
+        positions: usize,
+        /// Stockfish's budget per position (`go nodes N`).
+        #[arg(long, default_value_t = 2_000_000)]
+        nodes: u64,
+        /// The Stockfish binary.
+        #[arg(long, default_value = "stockfish")]
+        stockfish: PathBuf,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+pub fn cli(args: &TablebaseArgs) -> Result<(), String> {
+    run(args).map_err(|e| e.to_string())
+}
+
+fn open_store(c: &Common) -> Store {
+    let mut s = Store::new(&c.dir, c.metric);
+    s.verbose = true;
+    s
+}
+
+fn group(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+fn run(args: &TablebaseArgs) -> Result<(), TablebaseError> {
+    match &args.command {
+        TbCommand::Build {
+            name,
+            common,
+            verify: check,
+        } => {
+            let mut store = open_store(common);
+            let t0 = std::time::Instant::now();
+            let t = store.table(name)?;
+            println!(
+                "{} ({}): {} bytes in {}, {:.2} s",
+                t.layout.name,
+                common.metric.suffix(),
+                group(t.data.len() as u64),
+                store.path(&t.layout.name).display(),
+                t0.elapsed().as_secs_f64()
+            );
+            if *check {
+                prove(&store, &t.layout.name)?;
+            }
+            Ok(())
+        }
+        TbCommand::Verify { name, common } => {
+            let mut store = open_store(common);
+            let t = store.table(name)?;
+            prove(&store, &t.layout.name)
+        }
+        TbCommand::Stats { name, common } => {
+            let mut store = open_store(common);
+            let t = store.table(name)?;
+            let s = generate::stats(&t.layout, &t.data);
+            let total: u64 = s.counts.iter().flatten().sum();
+            println!(
+                "{} ({}): {} positions (each once, up to symmetry), {} bytes",
+                t.layout.name,
+                common.metric.suffix(),
+                group(total),
+                group(t.data.len() as u64)
+            );
+            let (first, second) = names(&t.layout.name);
+            for side in 0..2 {
+                let c = s.counts[side];
+                println!(
+                    "{} ({}) to move: {} wins, {} draws, {} losses",
+                    if side == 0 { "White" } else { "Black" },
+                    if side == 0 { &first } else { &second },
+                    group(c[0]),
+                    group(c[1]),
+                    group(c[2])
+                );
+                let (d, fen) = &s.longest[side];
+                if !fen.is_empty() {
+                    println!("  longest win: {} moves ({d} plies): {fen}", (d + 1) / 2);
+                }
+            }
+            let longest = s
+                .longest
+                .iter()
+                .map(|(d, _)| (*d as u32 + 1) / 2)
+                .max()
+                .unwrap_or(0);
+            println!("longest: {longest} moves");
+            Ok(())
+        }
+        TbCommand::Probe { fen, common } => {
+            let pos = crate::firmware::parse_fen(fen).map_err(|e| TablebaseError::BadFen {
+                fen: fen.clone(),
+                why: e.to_string(),
+            })?;
+            let mut store = open_store(common);
+            let name = material_name(&pos)?;
+            store.table(&name)?;
+            print!("{}", describe(&store, &pos, true)?);
+            Ok(())
+        }
+        TbCommand::CompareStockfish {
+            name,
+            common,
+            positions,
+            nodes,
+            stockfish,
+            seed,
+        } => {
+            let mut store = open_store(common);
+            let t = store.table(name)?;
+            if common.metric != Metric::Dtm {
+                return Err(TablebaseError::Usage(
+                    "compare-stockfish needs the dtm metric".into(),
+                ));
+            }
+            super::stockfish::compare(&store, &t, *positions, *nodes, stockfish, *seed)
+        }
+    }
+}
+
+fn names(name: &str) -> (String, String) {
+    let rest = &name[1..];
+    let k = rest.find('K').unwrap_or(rest.len());
+    (format!("K{}", &rest[..k]), rest[k..].to_string())
+}
+
+fn prove(store: &Store, name: &str) -> Result<(), TablebaseError> {
+    let t = store.loaded(name).expect("loaded");
+    let t0 = std::time::Instant::now();
+    let (n, bad) = verify(&t.layout, t.metric, store, &t.data)?;
+    println!(
+        "self-consistency of {}: {} positions checked in {:.2} s, {} wrong",
+        name,
+        group(n),
+        t0.elapsed().as_secs_f64(),
+        bad.len()
+    );
+    for m in &bad {
+        println!(
+            "  {}: stored {:?}, its moves give {:?}",
+            m.fen, m.stored, m.computed
+        );
+    }
+    if bad.is_empty() {
+        Ok(())
+    } else {
+        Err(TablebaseError::Usage(format!("{name} is inconsistent")))
+    }
+}
+
+/// The value of a position in words, for the side to move.
+pub fn verdict(pos: &Chess, v: Val, metric: Metric) -> String {
+    let side = if pos.turn() == Color::White {
+        "White"
+    } else {
+        "Black"
+    };
+    let what = if metric == Metric::Pawn {
+        "mate or promotion"
+    } else {
+        "mate"
+    };
+    match v {
+        Val::Draw => format!("draw ({side} to move)"),
+        Val::Loss(0) => format!("{side} is mated"),
+        Val::Win(d) => format!("{side} wins: {what} in {} ({d} plies)", (d + 1) / 2),
+        Val::Loss(d) => format!("{side} loses: {what} in {} ({d} plies)", d / 2),
+    }
+}
+
+/// Every legal move with the value it keeps for the mover, best first.
+pub fn move_values(store: &Store, pos: &Chess) -> Result<Vec<(String, Val)>, TablebaseError> {
+    let mut out = Vec::new();
+    for m in pos.legal_moves() {
+        let san = San::from_move(pos, m.clone()).to_string();
+        let v = if store.metric == Metric::Pawn && m.is_promotion() {
+            Val::Win(1)
+        } else {
+            let mut after = pos.clone();
+            after.play_unchecked(m.clone());
+            store.probe(&after)?.before()
+        };
+        out.push((san, v));
+    }
+    out.sort_by_key(|(_, v)| -v.rank());
+    Ok(out)
+}
+
+/// Verdict, then (if `all`) every move, or the best ones.
+pub fn describe(store: &Store, pos: &Chess, all: bool) -> Result<String, TablebaseError> {
+    let v = store.probe(pos)?;
+    let name = material_name(pos)?;
+    let mut s = format!(
+        "{name} ({}): {}\n",
+        store.metric.suffix(),
+        verdict(pos, v, store.metric)
+    );
+    let moves = move_values(store, pos)?;
+    if let Some((_, best)) = moves.first() {
+        let best_moves: Vec<&str> = moves
+            .iter()
+            .filter(|(_, x)| x == best)
+            .map(|(m, _)| m.as_str())
+            .collect();
+        s += &format!("best: {}\n", best_moves.join(" "));
+        if all {
+            for (m, x) in &moves {
+                s += &format!("  {m:7} {x}\n");
+            }
+        }
+    }
+    Ok(s)
+}

@@ -1,0 +1,195 @@
+//! Our own retrograde endgame tables (issue #13): built from the rules alone, on the host.
+//! No table ever goes into the ROM; they measure the engine.
+//!
+//! - [`men`]: the board, attacks and legal moves of at most six men (our own, fast);
+//! - [`layout`]: names ("KRKP"), the index by symmetry, one byte per position;
+//! - [`generate`]: the retrograde generator (both sides to move, en passant, promotion to
+//!   any piece, every sub-ending built on demand) and the self-consistency proof;
+//! - [`store`]: tables on disk (`tables/` by default), lookups of any position (shakmaty's
+//!   or ours) in whichever table holds its material;
+//! - [`cli`]: `tablebase build|probe|stats|compare-stockfish`;
+//! - [`endgame_test`]: the Z80 engine against perfect play.
+//!
+//! Two metrics: distance to mate in plies (`Dtm`, chess-exact), and Lüscher's pawn metric
+//! (`Pawn`: plies to mate or to any promotion, a promotion counting as the win; Lüscher,
+//! `../shared/seeds/004_...` §4 and the appendix, after Christoph Wirth's database).
+
+pub mod cli;
+pub mod endgame_test;
+pub mod generate;
+pub mod layout;
+pub mod men;
+pub mod stockfish;
+pub mod store;
+
+use std::fmt;
+use std::path::PathBuf;
+use thiserror::Error;
+
+pub use layout::Layout;
+pub use store::{Store, Table};
+
+/// The byte of an index that names no legal position (or not its canonical index).
+pub const ILLEGAL: u8 = 255;
+
+/// What a table measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum Metric {
+    /// Distance to mate (plies), win/draw/loss: the rules of chess.
+    Dtm,
+    /// Lüscher's: plies to mate or to any promotion; a promotion is the win.
+    #[value(name = "pawn")]
+    Pawn,
+}
+
+impl Metric {
+    pub fn suffix(self) -> &'static str {
+        match self {
+            Metric::Dtm => "dtm",
+            Metric::Pawn => "pawn",
+        }
+    }
+}
+
+/// A position's value for the side to move; distances in plies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Val {
+    Draw,
+    /// Mates (or promotes, in the pawn metric) in this many plies (odd).
+    Win(u8),
+    /// Is mated (or the opponent promotes) in this many plies (even; 0: mated now).
+    Loss(u8),
+}
+
+impl Val {
+    /// The stored byte: 0 draw, plies + 1 otherwise.
+    pub fn byte(self) -> u8 {
+        match self {
+            Val::Draw => 0,
+            Val::Win(d) | Val::Loss(d) => d + 1,
+        }
+    }
+    /// The value a stored byte means (`None`: illegal).
+    pub fn of_byte(b: u8) -> Option<Val> {
+        match b {
+            0 => Some(Val::Draw),
+            ILLEGAL => None,
+            b => {
+                let d = b - 1;
+                Some(if d % 2 == 1 {
+                    Val::Win(d)
+                } else {
+                    Val::Loss(d)
+                })
+            }
+        }
+    }
+    /// The value of the position before a move into a position of value `self`.
+    pub fn before(self) -> Val {
+        match self {
+            Val::Draw => Val::Draw,
+            Val::Win(d) => Val::Loss(d + 1),
+            Val::Loss(d) => Val::Win(d + 1),
+        }
+    }
+    /// Ordering for the side to move: larger is better (short wins, draws, long losses).
+    pub fn rank(self) -> i32 {
+        match self {
+            Val::Win(d) => 1000 - d as i32,
+            Val::Draw => 0,
+            Val::Loss(d) => -1000 + d as i32,
+        }
+    }
+    /// Moves (not plies) to the end, for wins and losses.
+    pub fn moves(self) -> Option<u32> {
+        match self {
+            Val::Draw => None,
+            Val::Win(d) => Some((d as u32 + 1) / 2),
+            Val::Loss(d) => Some(d as u32 / 2),
+        }
+    }
+    pub fn is_win(self) -> bool {
+        matches!(self, Val::Win(_))
+    }
+    pub fn is_loss(self) -> bool {
+        matches!(self, Val::Loss(_))
+    }
+}
+
+impl fmt::Display for Val {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Val::Draw => write!(f, "draw"),
+            Val::Win(d) => write!(f, "win in {} ({d} plies)", (d + 1) / 2),
+            Val::Loss(0) => write!(f, "mated"),
+            Val::Loss(d) => write!(f, "loss in {} ({d} plies)", d / 2),
+        }
+    }
+}
+
+/// What went wrong, named.
+#[derive(Debug, Error)]
+pub enum TablebaseError {
+    #[error("bad ending name '{name}': {why}")]
+    BadName { name: String, why: String },
+    #[error("bad FEN '{fen}': {why}")]
+    BadFen { fen: String, why: String },
+    #[error("{0}")]
+    Position(String),
+    #[error("no table for {name} in {dir} (build it with `z80chess tablebase build {name}`)")]
+    Missing { name: String, dir: PathBuf },
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path} is not a table for {name}: {why}")]
+    Corrupt {
+        path: PathBuf,
+        name: String,
+        why: String,
+    },
+    #[error("{name}: distance to mate beyond 253 plies")]
+    TooDeep { name: String },
+    #[error("{0}")]
+    Firmware(#[from] crate::firmware::FirmwareError),
+    #[error("stockfish: {0}")]
+    Stockfish(String),
+    #[error("{0}")]
+    Usage(String),
+}
+
+/// Worker threads for the generator (all cores, overridable with `Z80CHESS_THREADS`).
+pub fn threads() -> usize {
+    std::env::var("Z80CHESS_THREADS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .filter(|&n: &usize| n > 0)
+        .unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        })
+}
+
+/// Run `f` over `0..n` in chunks on all threads.
+pub(crate) fn par_for(n: usize, f: impl Fn(std::ops::Range<usize>) + Sync) {
+    let t = threads();
+    if t == 1 || n < 4096 {
+        f(0..n);
+        return;
+    }
+    let chunk = 1 << 14;
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..t {
+            s.spawn(|| loop {
+                let a = next.fetch_add(chunk, std::sync::atomic::Ordering::Relaxed);
+                if a >= n {
+                    break;
+                }
+                f(a..(a + chunk).min(n));
+            });
+        }
+    });
+}
