@@ -8,6 +8,7 @@ pub mod debug;
 pub mod disasm;
 pub mod firmware;
 pub mod machine;
+pub mod matchplay;
 pub mod play;
 pub mod profile;
 pub mod reference;

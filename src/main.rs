@@ -106,6 +106,8 @@ enum Command {
     Regress(z80chess::profile::cli::RegressArgs),
     /// The engine's signature: moves made and T-states over fixed positions, each build.
     Bench,
+    /// Games between two engines (builds or UCI) at a fixed depth or equal emulated time.
+    Match(z80chess::matchplay::MatchArgs),
     /// Assemble every firmware build from asm/ into roms/ (or only check with --check).
     Roms {
         /// Only compare roms/ with what asm/ assembles to.
@@ -183,6 +185,7 @@ fn main() -> ExitCode {
         Command::Profile(args) => z80chess::profile::cli::profile_cli(&args),
         Command::Regress(args) => z80chess::profile::cli::regress_cli(&args),
         Command::Bench => z80chess::profile::cli::bench_cli(),
+        Command::Match(args) => z80chess::matchplay::cli(&args),
         Command::Roms { check } => {
             let root = if std::path::Path::new(z80chess::firmware::rom::MAIN).exists() {
                 PathBuf::from(".")

@@ -1,0 +1,251 @@
+//! One match game: two fresh players, the opening played into both, then moves asked of the
+//! side to move and judged by the host.
+
+use super::openings::{key, Opening};
+use super::player::{Budget, Player};
+use super::spec::{EngineSpec, TimeControl};
+use crate::play::pace::STOP_LATENCY_T;
+use shakmaty::san::SanPlus;
+use shakmaty::{Chess, Color, Move, Position};
+
+/// Games are adjudicated drawn after this many moves (each side's, counted from the start
+/// position, the opening included).
+pub const MAX_MOVES: usize = 150;
+
+/// One side of the match as the games see it.
+#[derive(Clone, Debug)]
+pub struct Side {
+    pub spec: EngineSpec,
+    /// What the PGN and the report call it (the spec as typed).
+    pub name: String,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// None: a draw.
+    pub winner: Option<Color>,
+    /// In words: "checkmate", "1978 played e2e5, an illegal move".
+    pub reason: String,
+    /// The PGN Termination tag: normal, adjudication, time forfeit, rules infraction.
+    pub termination: &'static str,
+    /// An engine misbehaved (illegal move, error, no answer): reported at the end.
+    pub fault: bool,
+}
+
+impl Outcome {
+    pub fn result(&self) -> &'static str {
+        match self.winner {
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+}
+
+/// One ply as written in the PGN.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlyRecord {
+    pub mv: Move,
+    pub san: String,
+    pub comment: String,
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct Record {
+    /// 1-based.
+    pub round: usize,
+    pub opening: Opening,
+    /// Which side of the match played White: 0 = A, 1 = B.
+    pub white: usize,
+    pub plies: Vec<PlyRecord>,
+    pub outcome: Outcome,
+}
+
+impl Record {
+    /// The score of side A: 1, ½ or 0.
+    pub fn score_a(&self) -> f64 {
+        let a = if self.white == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        match self.outcome.winner {
+            None => 0.5,
+            Some(c) if c == a => 1.0,
+            Some(_) => 0.0,
+        }
+    }
+}
+
+/// The end of the game by the rules, or adjudication, in `pos` (with `keys` the positions so
+/// far, the last one `pos`'s, and `plies` played since the start position).
+pub fn judge(pos: &Chess, keys: &[String], plies: usize) -> Option<Outcome> {
+    let end = |winner, reason: &str, termination| Outcome {
+        winner,
+        reason: reason.to_string(),
+        termination,
+        fault: false,
+    };
+    if pos.legal_moves().is_empty() {
+        return Some(if pos.is_check() {
+            end(Some(!pos.turn()), "checkmate", "normal")
+        } else {
+            end(None, "stalemate", "normal")
+        });
+    }
+    if pos.is_insufficient_material() {
+        return Some(end(None, "insufficient material", "normal"));
+    }
+    if let Some(now) = keys.last() {
+        if keys.iter().filter(|k| *k == now).count() >= 3 {
+            return Some(end(None, "threefold repetition", "normal"));
+        }
+    }
+    if pos.halfmoves() >= 100 {
+        return Some(end(None, "50-move rule", "normal"));
+    }
+    if plies >= 2 * MAX_MOVES {
+        return Some(end(
+            None,
+            &format!("adjudicated drawn after {MAX_MOVES} moves"),
+            "adjudication",
+        ));
+    }
+    None
+}
+
+/// Play game `round` (1-based) of opening `opening` with `sides[white]` as White.
+pub fn play(
+    round: usize,
+    opening: &Opening,
+    sides: &[Side; 2],
+    white: usize,
+    tc: TimeControl,
+    clock_hz: u64,
+) -> Record {
+    let names = [&sides[white].name, &sides[1 - white].name];
+    let colour_of = |i: usize| if i == 0 { Color::White } else { Color::Black };
+    let loss = |loser: Color, reason: String, termination: &'static str| Outcome {
+        winner: Some(!loser),
+        reason,
+        termination,
+        fault: termination == "rules infraction",
+    };
+    let mut plies: Vec<PlyRecord> = Vec::new();
+    let mut pos = opening.start.clone();
+    let mut keys = vec![key(&pos)];
+    for &m in &opening.moves {
+        let san = SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string();
+        keys.push(key(&pos));
+        plies.push(PlyRecord {
+            mv: m,
+            san,
+            comment: "book".into(),
+        });
+    }
+    let record = |plies: Vec<PlyRecord>, outcome: Outcome| Record {
+        round,
+        opening: opening.clone(),
+        white,
+        plies,
+        outcome,
+    };
+    // Fresh players, White's first, both told the opening.
+    let mut players: Vec<Player> = Vec::with_capacity(2);
+    for i in 0..2 {
+        let side = &sides[if i == 0 { white } else { 1 - white }];
+        let p = Player::new(&side.spec, clock_hz)
+            .map_err(|e| e.to_string())
+            .and_then(|mut p| p.new_game(&opening.start, &opening.moves).map(|_| p));
+        match p {
+            Ok(p) => players.push(p),
+            Err(e) => {
+                let o = loss(
+                    colour_of(i),
+                    format!("{} could not start the game: {e}", names[i]),
+                    "rules infraction",
+                );
+                return record(plies, o);
+            }
+        }
+    }
+    // Tournament clocks: seconds left and moves made, per colour.
+    let mut left = [0.0f64; 2];
+    let mut made = [0u32; 2];
+    if let TimeControl::Tournament { seconds, .. } = tc {
+        left = [seconds, seconds];
+    }
+    let latency = STOP_LATENCY_T as f64 / clock_hz as f64;
+    loop {
+        if let Some(o) = judge(&pos, &keys, plies.len()) {
+            return record(plies, o);
+        }
+        let side = pos.turn();
+        let i = if side == Color::White { 0 } else { 1 };
+        let budget = match tc {
+            TimeControl::Level(l) => Budget::Depth(l),
+            TimeControl::MoveTime(s) => Budget::Seconds(s),
+            TimeControl::Tournament { moves, .. } => {
+                // Until the firmware keeps its own time: an even share of what is left until
+                // the control, less the firmware's stop latency (so its flag does not fall).
+                let to_go = moves - made[i] % moves;
+                let share = left[i] / to_go as f64;
+                let s = match players[i] {
+                    Player::Firmware(_) => (share - latency).max(share / 2.0),
+                    Player::Uci(_) => share,
+                };
+                Budget::Seconds(s.max(1e-6))
+            }
+        };
+        let (choice, thought) = match players[i].think(&pos, budget) {
+            Ok(c) => c,
+            Err(e) => {
+                let o = loss(
+                    side,
+                    format!("{} failed: {e}", names[i]),
+                    "rules infraction",
+                );
+                return record(plies, o);
+            }
+        };
+        let Some(m) = choice.mv else {
+            let o = loss(
+                side,
+                format!("{} played {}, an illegal move", names[i], choice.text),
+                "rules infraction",
+            );
+            return record(plies, o);
+        };
+        let san = SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string();
+        keys.push(key(&pos));
+        plies.push(PlyRecord {
+            mv: m,
+            san,
+            comment: choice.comment.clone(),
+        });
+        for (k, p) in players.iter_mut().enumerate() {
+            let t = if k == i { thought.clone() } else { None };
+            if let Err(e) = p.apply(m, t) {
+                let o = loss(
+                    colour_of(k),
+                    format!("{} could not take the move: {e}", names[k]),
+                    "rules infraction",
+                );
+                return record(plies, o);
+            }
+        }
+        if let TimeControl::Tournament { moves, seconds } = tc {
+            left[i] -= choice.seconds;
+            made[i] += 1;
+            if left[i] < 0.0 {
+                let o = loss(side, format!("{} lost on time", names[i]), "time forfeit");
+                return record(plies, o);
+            }
+            if made[i] % moves == 0 {
+                left[i] += seconds;
+            }
+        }
+    }
+}

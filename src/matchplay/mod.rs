@@ -1,0 +1,332 @@
+//! `z80chess match`: games between two engines at equal emulated time, judged by the host.
+//!
+//! An engine is a firmware build (`article`, `1978`, ...; `build:PARAMSFILE` once the firmware
+//! has parameter blocks) in a fresh emulated machine per game, or an external UCI engine
+//! (`uci:PATH[,Name=value...]`) in a child process per game.
+//!
+//! - Openings: a built-in list of well-known lines ([`openings::BUILTIN`]) or `--openings`
+//!   (EPD or PGN); game 2k and 2k+1 play opening k with the colours swapped.
+//! - Time: `--level L` is a fixed-depth search; `--movetime-emulated S` runs each move for
+//!   S × clock T-states, then "move now" (the firmware answers with its last completed depth);
+//!   `--tc-emulated MOVES/SECONDS` keeps an emulated clock per side and, until the firmware
+//!   keeps its own time, gives each move what is left divided by the moves to the control.
+//!   A UCI engine gets the same numbers as wall-clock seconds (`go movetime`), or `go depth`.
+//! - The host judges with shakmaty: mate, stalemate, threefold repetition, the 50-move rule,
+//!   insufficient material, and a draw after [`game::MAX_MOVES`] moves. An illegal move, an
+//!   engine error or no answer loses the game and is reported.
+//! - Deterministic: every game starts fresh engines and depends only on its index, so the
+//!   games and the PGN are the same whatever `--jobs` (UCI engines: as far as they are).
+//! - The closing line: `A vs B: +W =D -L, score S% (Elo E ± M)` ([`elo`] gives the formula).
+
+pub mod elo;
+pub mod game;
+pub mod openings;
+pub mod pgn;
+pub mod player;
+pub mod spec;
+
+use game::{Record, Side};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use spec::{EngineSpec, TimeControl};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use thiserror::Error;
+
+/// What can be wrong with a match.
+#[derive(Debug, Error)]
+pub enum MatchError {
+    #[error("bad engine '{spec}': {reason}")]
+    BadEngine { spec: String, reason: String },
+    #[error("bad time control '{text}': {reason}")]
+    BadTimeControl { text: String, reason: String },
+    #[error("--games {0}: play at least one game")]
+    NoGames(u32),
+    #[error("--clock-hz 0: the clock must run at 1 Hz or more")]
+    BadClock,
+    #[error("openings file {}{}: {reason}", path.display(), line.map(|l| format!(":{l}")).unwrap_or_default())]
+    OpeningsFile {
+        path: PathBuf,
+        line: Option<usize>,
+        reason: String,
+    },
+    #[error("UCI engine '{}' not found (give its path; Debian: apt-get install stockfish, then uci:/usr/games/stockfish)", path.display())]
+    UciMissing { path: PathBuf },
+    #[error("UCI engine '{}': {reason}", path.display())]
+    Uci { path: PathBuf, reason: String },
+    #[error("parameter files are not supported yet ({}): the firmware has no parameter blocks until the full build", path.display())]
+    ParamsUnsupported { path: PathBuf },
+    #[error("the firmware: {0}")]
+    Engine(String),
+    #[error("cannot write the PGN file {}: {source}", path.display())]
+    Pgn {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// `z80chess match`.
+#[derive(Clone, Debug, clap::Args)]
+#[command(group(
+    clap::ArgGroup::new("control")
+        .required(true)
+        .args(["level", "movetime_emulated", "tc_emulated"])
+))]
+pub struct MatchArgs {
+    /// The first engine: a build (article, 1978), BUILD:PARAMSFILE, or uci:PATH[,Name=value...]
+    pub a: String,
+    /// The second engine, the same way.
+    pub b: String,
+    /// Games to play (each opening twice, colours swapped).
+    #[arg(long)]
+    pub games: u32,
+    /// A fixed-depth search of L plies (1-8).
+    #[arg(long)]
+    pub level: Option<u8>,
+    /// S seconds of emulated time per move (S x clock-hz T-states), then "move now". A UCI
+    /// engine gets S seconds of wall time.
+    #[arg(long, value_name = "S")]
+    pub movetime_emulated: Option<String>,
+    /// MOVES moves in SECONDS of emulated time, repeating. Until the firmware keeps its own
+    /// time, the host gives each move the time left divided by the moves to the control.
+    #[arg(long, value_name = "MOVES/SECONDS")]
+    pub tc_emulated: Option<String>,
+    /// Games played at once (default: the machine's cores). The games do not depend on it.
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Start positions from an EPD or PGN file instead of the built-in openings.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Write the games to this PGN file.
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
+    /// The emulated clock in Hz (default 2,000,000).
+    #[arg(long, value_name = "HZ")]
+    pub clock_hz: Option<u64>,
+}
+
+/// A match, checked and ready to play.
+pub struct Match {
+    pub sides: [Side; 2],
+    pub tc: TimeControl,
+    pub clock_hz: u64,
+    pub games: usize,
+    pub openings: Vec<openings::Opening>,
+}
+
+impl Match {
+    /// Check the command line: specs, time control, openings, engines that start.
+    pub fn from_args(a: &MatchArgs) -> Result<Match, MatchError> {
+        let side = |text: &str| -> Result<Side, MatchError> {
+            Ok(Side {
+                spec: EngineSpec::parse(text)?,
+                name: text.trim().to_string(),
+            })
+        };
+        let sides = [side(&a.a)?, side(&a.b)?];
+        let tc = match (&a.level, &a.movetime_emulated, &a.tc_emulated) {
+            (Some(l), None, None) => TimeControl::level(*l)?,
+            (None, Some(s), None) => TimeControl::parse_movetime(s)?,
+            (None, None, Some(t)) => TimeControl::parse_tournament(t)?,
+            _ => {
+                return Err(MatchError::BadTimeControl {
+                    text: String::new(),
+                    reason: "give exactly one of --level, --movetime-emulated, --tc-emulated"
+                        .into(),
+                })
+            }
+        };
+        if a.games == 0 {
+            return Err(MatchError::NoGames(a.games));
+        }
+        let clock_hz = a.clock_hz.unwrap_or(crate::machine::PERIOD_HZ);
+        if clock_hz == 0 {
+            return Err(MatchError::BadClock);
+        }
+        let openings = match &a.openings {
+            Some(p) => openings::load(p)?,
+            None => openings::builtin(),
+        };
+        for s in &sides {
+            player::check(&s.spec)?;
+        }
+        Ok(Match {
+            sides,
+            tc,
+            clock_hz,
+            games: a.games as usize,
+            openings,
+        })
+    }
+
+    /// Game `g` (0-based): opening g/2 (cycling), A as White when g is even.
+    pub fn schedule(&self, g: usize) -> (usize, usize) {
+        ((g / 2) % self.openings.len(), g % 2)
+    }
+
+    pub fn play_game(&self, g: usize) -> Record {
+        let (o, white) = self.schedule(g);
+        game::play(
+            g + 1,
+            &self.openings[o],
+            &self.sides,
+            white,
+            self.tc,
+            self.clock_hz,
+        )
+    }
+
+    /// Play every game on `jobs` threads; `each` sees them in game order as soon as each and
+    /// all before it are done.
+    pub fn run(&self, jobs: usize, mut each: impl FnMut(&Record)) -> Vec<Record> {
+        let next = AtomicUsize::new(0);
+        let (tx, rx) = mpsc::channel::<(usize, Record)>();
+        let mut done: Vec<Option<Record>> = vec![None; self.games];
+        std::thread::scope(|s| {
+            for _ in 0..jobs.clamp(1, self.games.max(1)) {
+                let tx = tx.clone();
+                let next = &next;
+                s.spawn(move || loop {
+                    let g = next.fetch_add(1, Ordering::Relaxed);
+                    if g >= self.games {
+                        break;
+                    }
+                    if tx.send((g, self.play_game(g))).is_err() {
+                        break;
+                    }
+                });
+            }
+            drop(tx);
+            let mut shown = 0;
+            for (g, r) in rx {
+                done[g] = Some(r);
+                while let Some(Some(r)) = done.get(shown) {
+                    each(r);
+                    shown += 1;
+                }
+            }
+        });
+        done.into_iter()
+            .map(|r| r.expect("every game was played"))
+            .collect()
+    }
+}
+
+/// The tally from A's view.
+pub fn tally(records: &[Record]) -> elo::Tally {
+    let mut t = elo::Tally::default();
+    for r in records {
+        match r.score_a() {
+            s if s == 1.0 => t.wins += 1,
+            s if s == 0.0 => t.losses += 1,
+            _ => t.draws += 1,
+        }
+    }
+    t
+}
+
+/// One line per game for the report.
+pub fn describe(r: &Record, m: &Match) -> String {
+    let w = &m.sides[r.white].name;
+    let b = &m.sides[1 - r.white].name;
+    format!(
+        "game {:>3}: {w} - {b} {} ({}; {}, {} plies)",
+        r.round,
+        r.outcome.result(),
+        r.outcome.reason,
+        r.opening.name,
+        r.plies.len()
+    )
+}
+
+/// Run `z80chess match`.
+pub fn cli(a: &MatchArgs) -> Result<(), String> {
+    let m = Match::from_args(a).map_err(|e| e.to_string())?;
+    let jobs = a
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let header = pgn::Header {
+        sides: &m.sides,
+        params_hash: [None, None],
+        tc: m.tc,
+        clock_hz: m.clock_hz,
+    };
+    let mut file = match &a.pgn {
+        Some(p) => Some((
+            p.clone(),
+            std::fs::File::create(p).map_err(|e| {
+                MatchError::Pgn {
+                    path: p.clone(),
+                    source: e,
+                }
+                .to_string()
+            })?,
+        )),
+        None => None,
+    };
+    println!(
+        "{} vs {}: {} games, {}, clock {}, {} openings{}, {jobs} jobs",
+        m.sides[0].name,
+        m.sides[1].name,
+        m.games,
+        m.tc.describe(),
+        crate::play::pace::mhz(m.clock_hz),
+        m.openings.len(),
+        a.openings
+            .as_ref()
+            .map(|p| format!(" from {}", p.display()))
+            .unwrap_or_else(|| " (built-in)".into()),
+    );
+    let bar = if std::io::stderr().is_terminal() {
+        ProgressBar::with_draw_target(Some(m.games as u64), ProgressDrawTarget::stderr())
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games {msg}, {elapsed} ({eta} left)")
+            .map_err(|e| e.to_string())?,
+    );
+    let mut so_far = Vec::new();
+    let mut write_error: Option<String> = None;
+    let records = m.run(jobs, |r| {
+        so_far.push(r.clone());
+        let t = tally(&so_far);
+        bar.set_message(format!("+{} ={} -{}", t.wins, t.draws, t.losses));
+        bar.inc(1);
+        bar.suspend(|| println!("{}", describe(r, &m)));
+        if let Some((path, f)) = &mut file {
+            if write_error.is_none() {
+                if let Err(e) = f
+                    .write_all(pgn::write(r, &header).as_bytes())
+                    .and_then(|_| f.flush())
+                {
+                    write_error = Some(
+                        MatchError::Pgn {
+                            path: path.clone(),
+                            source: e,
+                        }
+                        .to_string(),
+                    );
+                }
+            }
+        }
+    });
+    bar.finish_and_clear();
+    if let Some(e) = write_error {
+        return Err(e);
+    }
+    let faults: Vec<&Record> = records.iter().filter(|r| r.outcome.fault).collect();
+    if !faults.is_empty() {
+        println!("{} games lost by an engine's fault:", faults.len());
+        for r in faults {
+            println!("  game {}: {}", r.round, r.outcome.reason);
+        }
+    }
+    println!(
+        "{}",
+        tally(&records).line(&m.sides[0].name, &m.sides[1].name)
+    );
+    Ok(())
+}

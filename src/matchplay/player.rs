@@ -1,0 +1,453 @@
+//! The two kinds of player: a firmware build in a fresh emulated machine, and an external UCI
+//! engine in a child process. Both are told every move of the game and asked for their own.
+
+use super::spec::EngineSpec;
+use super::MatchError;
+use crate::firmware::{Build, Engine, SearchKind};
+use crate::play::game::{Game, Thought};
+use crate::play::pace::Search;
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Move};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// How long the side to move may think.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Budget {
+    /// A fixed-depth search.
+    Depth(u8),
+    /// Emulated seconds (T-states = seconds × clock) for a build; wall seconds for a UCI engine.
+    Seconds(f64),
+}
+
+/// A move chosen, with what the engine said about it.
+#[derive(Clone, Debug)]
+pub struct Choice {
+    /// The move as the engine gave it (UCI notation), legal or not.
+    pub text: String,
+    /// The move, if it is legal in the position.
+    pub mv: Option<Move>,
+    /// A PGN comment: score/depth and time.
+    pub comment: String,
+    /// Seconds of the side's clock spent (emulated for a build, wall for UCI).
+    pub seconds: f64,
+}
+
+/// An engine ready to play games.
+pub enum Player {
+    Firmware(FirmwarePlayer),
+    Uci(UciPlayer),
+}
+
+impl Player {
+    /// A fresh player for one game, from a checked spec.
+    pub fn new(spec: &EngineSpec, clock_hz: u64) -> Result<Player, MatchError> {
+        match spec {
+            EngineSpec::Build { build, params } => {
+                if let Some(p) = params {
+                    return Err(params_unsupported(p));
+                }
+                Ok(Player::Firmware(FirmwarePlayer::new(*build, clock_hz)?))
+            }
+            EngineSpec::Uci {
+                path,
+                args,
+                options,
+            } => Ok(Player::Uci(UciPlayer::spawn(path, args, options)?)),
+        }
+    }
+
+    /// Start the game from `start` with `moves` already played.
+    pub fn new_game(&mut self, start: &Chess, moves: &[Move]) -> Result<(), String> {
+        match self {
+            Player::Firmware(f) => f.new_game(start, moves),
+            Player::Uci(u) => u.new_game(start, moves),
+        }
+    }
+
+    /// A move was played (by either side).
+    pub fn apply(&mut self, m: Move, thought: Option<Thought>) -> Result<(), String> {
+        match self {
+            Player::Firmware(f) => f.apply(m, thought),
+            Player::Uci(u) => {
+                u.moves.push(m.to_uci(CastlingMode::Standard).to_string());
+                Ok(())
+            }
+        }
+    }
+
+    /// Choose a move in the current position (the game is not over).
+    pub fn think(
+        &mut self,
+        pos: &Chess,
+        budget: Budget,
+    ) -> Result<(Choice, Option<Thought>), String> {
+        match self {
+            Player::Firmware(f) => f.think(pos, budget),
+            Player::Uci(u) => u.think(pos, budget).map(|c| (c, None)),
+        }
+    }
+}
+
+/// The error for `build:FILE` while the firmware has no parameter blocks.
+pub fn params_unsupported(path: &Path) -> MatchError {
+    MatchError::ParamsUnsupported {
+        path: path.to_path_buf(),
+    }
+}
+
+/// A firmware build in its own machine, kept in step with the game by [`Game`].
+pub struct FirmwarePlayer {
+    game: Game,
+    clock_hz: u64,
+    /// The address of MOVENO (the book answers at move number 1).
+    moveno: Option<u16>,
+}
+
+impl FirmwarePlayer {
+    pub fn new(build: Build, clock_hz: u64) -> Result<FirmwarePlayer, MatchError> {
+        let game = Game::new(build, crate::play::DEFAULT_LEVEL).map_err(MatchError::Engine)?;
+        Ok(FirmwarePlayer {
+            game,
+            clock_hz,
+            moveno: build.symbol("MOVENO"),
+        })
+    }
+
+    fn new_game(&mut self, start: &Chess, moves: &[Move]) -> Result<(), String> {
+        self.game.set_start(start.clone())?;
+        for &m in moves {
+            self.game.play(m, None, true)?;
+        }
+        Ok(())
+    }
+
+    fn apply(&mut self, m: Move, thought: Option<Thought>) -> Result<(), String> {
+        self.game.play(m, thought, true)
+    }
+
+    /// The firmware's move number (None when the build has no MOVENO symbol).
+    fn move_number(&self) -> Option<u8> {
+        self.moveno
+            .and_then(|a| self.game.engine.machine.bus.mem.get(a as usize).copied())
+    }
+
+    fn think(&mut self, pos: &Chess, budget: Budget) -> Result<(Choice, Option<Thought>), String> {
+        // At move number 1 the firmware answers from its one-move book, whatever the position:
+        // a match game from an opening is searched, so the move number is at least 2.
+        let book = match self.move_number() {
+            Some(n) => n <= 1,
+            None => crate::firmware::sargon::is_book_position(pos),
+        };
+        if book {
+            self.game
+                .engine
+                .set_move_number(2)
+                .map_err(|e| e.to_string())?;
+        }
+        let engine = &mut self.game.engine;
+        let r = match budget {
+            Budget::Depth(d) => Search::start(engine, d).finish(engine)?,
+            Budget::Seconds(s) => {
+                // The budget in T-states, then MOVE-NOW (the firmware answers within about
+                // STOP_LATENCY_T with its last completed depth's move).
+                let stop_at = ((s * self.clock_hz as f64).round() as u64).max(1);
+                let mut search = Search::start(engine, crate::play::MAX_DEPTH);
+                loop {
+                    let left = stop_at.saturating_sub(search.tstates).max(1);
+                    if let Some(r) = search.step(engine, left)? {
+                        break r;
+                    }
+                    if search.tstates >= stop_at {
+                        search.stop(engine);
+                        break search.finish(engine)?;
+                    }
+                }
+            }
+        };
+        let thought = Thought::from_result(&r);
+        let seconds = r.tstates as f64 / self.clock_hz as f64;
+        let what = match r.kind {
+            SearchKind::Book => "book".to_string(),
+            _ => format!("{}/{}", thought.score_text(), thought.depth),
+        };
+        Ok((
+            Choice {
+                text: r.best.uci(),
+                mv: r.best.to_move(pos),
+                comment: format!("{what} {seconds:.2}s"),
+                seconds,
+            },
+            Some(thought),
+        ))
+    }
+}
+
+/// How long a UCI engine may take to answer the handshake or `isready`.
+const HANDSHAKE: Duration = Duration::from_secs(30);
+
+/// An external engine speaking UCI, one process per game.
+pub struct UciPlayer {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    path: PathBuf,
+    /// Its `id name`.
+    pub name: String,
+    start: Option<String>,
+    moves: Vec<String>,
+}
+
+impl UciPlayer {
+    /// Start the engine and run the handshake (`uci` ... `uciok`, options, `isready`).
+    pub fn spawn(
+        path: &Path,
+        args: &[String],
+        options: &[(String, String)],
+    ) -> Result<UciPlayer, MatchError> {
+        let uci_err = |reason: String| MatchError::Uci {
+            path: path.to_path_buf(),
+            reason,
+        };
+        let mut child = Command::new(path)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| {
+                if e.kind() == std::io::ErrorKind::NotFound {
+                    MatchError::UciMissing {
+                        path: path.to_path_buf(),
+                    }
+                } else {
+                    uci_err(format!("cannot start it: {e}"))
+                }
+            })?;
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(l) = line else { break };
+                if tx.send(l).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut p = UciPlayer {
+            child,
+            stdin,
+            lines: rx,
+            path: path.to_path_buf(),
+            name: path.display().to_string(),
+            start: None,
+            moves: Vec::new(),
+        };
+        p.send("uci").map_err(&uci_err)?;
+        let deadline = Instant::now() + HANDSHAKE;
+        loop {
+            let l = p
+                .recv(deadline)
+                .map_err(|e| uci_err(format!("{e} (waiting for uciok)")))?;
+            if let Some(n) = l.strip_prefix("id name ") {
+                p.name = n.trim().to_string();
+            }
+            if l.trim() == "uciok" {
+                break;
+            }
+        }
+        for (name, value) in options {
+            p.send(&format!("setoption name {name} value {value}"))
+                .map_err(&uci_err)?;
+        }
+        p.ready().map_err(&uci_err)?;
+        Ok(p)
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), String> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|e| {
+                // Most likely it has exited: say how.
+                std::thread::sleep(Duration::from_millis(50));
+                match self.child.try_wait() {
+                    Ok(Some(status)) => format!("it exited ({status})"),
+                    _ => format!("writing to it failed: {e}"),
+                }
+            })
+    }
+
+    fn recv(&mut self, deadline: Instant) -> Result<String, String> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(wait) {
+            Ok(l) => Ok(l),
+            Err(RecvTimeoutError::Timeout) => Err("no answer in time".into()),
+            Err(RecvTimeoutError::Disconnected) => Err("it exited".into()),
+        }
+    }
+
+    fn ready(&mut self) -> Result<(), String> {
+        self.send("isready")?;
+        let deadline = Instant::now() + HANDSHAKE;
+        loop {
+            if self
+                .recv(deadline)
+                .map_err(|e| format!("{e} (waiting for readyok)"))?
+                .trim()
+                == "readyok"
+            {
+                return Ok(());
+            }
+        }
+    }
+
+    fn new_game(&mut self, start: &Chess, moves: &[Move]) -> Result<(), String> {
+        self.start = if super::openings::is_initial(start) {
+            None
+        } else {
+            Some(Fen::from_position(start, EnPassantMode::Legal).to_string())
+        };
+        self.moves = moves
+            .iter()
+            .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+            .collect();
+        self.send("ucinewgame")?;
+        self.ready()
+    }
+
+    fn think(&mut self, pos: &Chess, budget: Budget) -> Result<Choice, String> {
+        let mut position = match &self.start {
+            None => "position startpos".to_string(),
+            Some(f) => format!("position fen {f}"),
+        };
+        if !self.moves.is_empty() {
+            position.push_str(" moves ");
+            position.push_str(&self.moves.join(" "));
+        }
+        self.send(&position)?;
+        let (go, limit) = match budget {
+            Budget::Depth(d) => (format!("go depth {d}"), Duration::from_secs(600)),
+            Budget::Seconds(s) => {
+                let ms = (s * 1000.0).round().max(1.0) as u64;
+                (
+                    format!("go movetime {ms}"),
+                    Duration::from_millis(ms * 4) + Duration::from_secs(30),
+                )
+            }
+        };
+        self.send(&go)?;
+        let t0 = Instant::now();
+        let deadline = t0 + limit;
+        let mut info = String::new();
+        loop {
+            let l = self
+                .recv(deadline)
+                .map_err(|e| format!("{e} (waiting for bestmove)"))?;
+            let mut words = l.split_whitespace();
+            match words.next() {
+                Some("info") => {
+                    if let Some(s) = describe_info(&l) {
+                        info = s;
+                    }
+                }
+                Some("bestmove") => {
+                    let seconds = t0.elapsed().as_secs_f64();
+                    let text = words.next().unwrap_or("(none)").to_string();
+                    let mv = text
+                        .parse::<UciMove>()
+                        .ok()
+                        .and_then(|u| u.to_move(pos).ok());
+                    return Ok(Choice {
+                        text,
+                        mv,
+                        comment: info,
+                        seconds,
+                    });
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// "+0.31/12" from an info line with a score and a depth.
+fn describe_info(line: &str) -> Option<String> {
+    let w: Vec<&str> = line.split_whitespace().collect();
+    let at = |k: &str| w.iter().position(|x| *x == k);
+    let depth = w.get(at("depth")? + 1)?;
+    let s = at("score")?;
+    let score = match (w.get(s + 1), w.get(s + 2)) {
+        (Some(&"cp"), Some(v)) => format!("{:+.2}", v.parse::<f64>().ok()? / 100.0),
+        (Some(&"mate"), Some(v)) => {
+            let n: i32 = v.parse().ok()?;
+            if n > 0 {
+                format!("mate in {n}")
+            } else {
+                format!("mated in {}", -n)
+            }
+        }
+        _ => return None,
+    };
+    Some(format!("{score}/{depth}"))
+}
+
+impl Drop for UciPlayer {
+    fn drop(&mut self) {
+        let _ = self.send("quit");
+        let until = Instant::now() + Duration::from_secs(2);
+        while Instant::now() < until {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        // It would not quit: end this child (and only it).
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = &self.path;
+    }
+}
+
+/// Check an engine spec before any game: a build boots, a UCI engine answers its handshake.
+/// Returns the name to show for it.
+pub fn check(spec: &EngineSpec) -> Result<Option<String>, MatchError> {
+    match spec {
+        EngineSpec::Build { build, params } => {
+            if let Some(p) = params {
+                return Err(params_unsupported(p));
+            }
+            Engine::new(*build).map_err(|e| MatchError::Engine(e.to_string()))?;
+            Ok(None)
+        }
+        EngineSpec::Uci {
+            path,
+            args,
+            options,
+        } => {
+            let p = UciPlayer::spawn(path, args, options)?;
+            Ok(Some(p.name.clone()))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn info_lines() {
+        assert_eq!(
+            super::describe_info("info depth 12 seldepth 3 score cp -31 nodes 5 pv e2e4")
+                .as_deref(),
+            Some("-0.31/12")
+        );
+        assert_eq!(
+            super::describe_info("info depth 3 score mate -2 pv e2e4").as_deref(),
+            Some("mated in 2").map(|s| format!("{s}/3")).as_deref()
+        );
+        assert_eq!(super::describe_info("info string hello"), None);
+    }
+}

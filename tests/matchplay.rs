@@ -1,0 +1,384 @@
+//! `z80chess match`: the same command gives the same games whatever `--jobs`; a UCI engine
+//! (our own `z80chess uci`) plays the same moves as the build it runs; the closing line's
+//! arithmetic; bad command lines are refused with a message, never a panic.
+//!
+//! Nothing here is timed: the games are a few, at level 1 or a small emulated move time.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use z80chess::matchplay::elo::Tally;
+
+const BIN: &str = env!("CARGO_BIN_EXE_z80chess");
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("z80chess-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN).arg("match").args(args).output().unwrap()
+}
+
+/// Run a match that must succeed; its stdout and the PGN it wrote.
+fn play(args: &[&str], pgn: &Path) -> (String, String) {
+    let mut all: Vec<&str> = args.to_vec();
+    let p = pgn.to_str().unwrap();
+    all.extend(["--pgn", p]);
+    let out = run(&all);
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(
+        out.status.success(),
+        "match {args:?} failed:\n{stdout}\n{stderr}"
+    );
+    (stdout, std::fs::read_to_string(pgn).unwrap())
+}
+
+/// The values of one tag, game by game.
+fn tags(pgn: &str, name: &str) -> Vec<String> {
+    let prefix = format!("[{name} \"");
+    pgn.lines()
+        .filter_map(|l| l.strip_prefix(&prefix))
+        .map(|v| v.trim_end_matches("\"]").to_string())
+        .collect()
+}
+
+/// The moves of each game (SAN, without numbers, comments and results).
+fn moves(pgn: &str) -> Vec<Vec<String>> {
+    let mut games = Vec::new();
+    for block in pgn
+        .split("\n\n")
+        .filter(|b| !b.starts_with('[') && !b.trim().is_empty())
+    {
+        let mut text = String::new();
+        let mut depth = 0;
+        for c in block.chars() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                c if depth == 0 => text.push(c),
+                _ => {}
+            }
+        }
+        games.push(
+            text.split_whitespace()
+                .filter(|t| !t.ends_with('.') && !["1-0", "0-1", "1/2-1/2", "*"].contains(t))
+                .map(str::to_string)
+                .collect(),
+        );
+    }
+    games
+}
+
+/// The closing line's counts, checked against the PGN's results (A is White in odd rounds).
+fn check_closing(stdout: &str, pgn: &str, a: &str, b: &str) {
+    let results = tags(pgn, "Result");
+    let mut t = Tally::default();
+    for (i, r) in results.iter().enumerate() {
+        let a_white = i % 2 == 0;
+        match (r.as_str(), a_white) {
+            ("1-0", true) | ("0-1", false) => t.wins += 1,
+            ("1/2-1/2", _) => t.draws += 1,
+            _ => t.losses += 1,
+        }
+    }
+    let last = stdout.lines().last().unwrap();
+    assert_eq!(last, t.line(a, b), "{stdout}");
+    assert!(last.starts_with(&format!(
+        "{a} vs {b}: +{} ={} -{}, score ",
+        t.wins, t.draws, t.losses
+    )));
+}
+
+#[test]
+fn same_games_whatever_the_jobs() {
+    let args = ["article", "1978", "--games", "4", "--level", "1"];
+    let mut one = args.to_vec();
+    one.extend(["--jobs", "1"]);
+    let mut two = args.to_vec();
+    two.extend(["--jobs", "2"]);
+    let (out1, pgn1) = play(&one, &tmp("l1-j1.pgn"));
+    let (_, pgn2) = play(&two, &tmp("l1-j2.pgn"));
+    let (_, pgn3) = play(&two, &tmp("l1-j2b.pgn"));
+    assert_eq!(pgn1, pgn2, "--jobs 1 and --jobs 2 differ");
+    assert_eq!(pgn2, pgn3, "the same command twice differs");
+    assert_eq!(tags(&pgn1, "Round"), ["1", "2", "3", "4"]);
+    assert_eq!(tags(&pgn1, "White"), ["article", "1978", "article", "1978"]);
+    assert_eq!(tags(&pgn1, "Date"), ["????.??.??"; 4]);
+    assert_eq!(tags(&pgn1, "Z80Level"), ["1"; 4]);
+    // Each opening is played with both colours.
+    let o = tags(&pgn1, "Opening");
+    assert!(o[0] == o[1] && o[2] == o[3] && o[0] != o[2], "{o:?}");
+    let g = moves(&pgn1);
+    assert_eq!(g.len(), 4);
+    assert_eq!(g[0][..8], g[1][..8], "the same opening");
+    assert!(g.iter().all(|m| m.len() > 8), "the engines played");
+    check_closing(&out1, &pgn1, "article", "1978");
+
+    // Emulated time, stopped by MOVE-NOW: still the same games.
+    let args = [
+        "1978",
+        "article",
+        "--games",
+        "2",
+        "--movetime-emulated",
+        "0.4",
+    ];
+    let mut one = args.to_vec();
+    one.extend(["--jobs", "1"]);
+    let mut two = args.to_vec();
+    two.extend(["--jobs", "2"]);
+    let (out1, pgn1) = play(&one, &tmp("mt-j1.pgn"));
+    let (_, pgn2) = play(&two, &tmp("mt-j2.pgn"));
+    assert_eq!(pgn1, pgn2, "--jobs 1 and --jobs 2 differ at a move time");
+    assert_eq!(tags(&pgn1, "TimeControl"), ["0.4/move"; 2]);
+    check_closing(&out1, &pgn1, "1978", "article");
+}
+
+#[test]
+fn a_uci_engine_plays_as_the_build_it_runs() {
+    // Our own UCI front end at `go depth 1` searches exactly as the article build does in
+    // the match, so the games are move for move the same as article against article.
+    let uci = format!("uci:{BIN} uci");
+    let (out, via_uci) = play(
+        &[
+            "article", &uci, "--games", "2", "--level", "1", "--jobs", "2",
+        ],
+        &tmp("uci.pgn"),
+    );
+    let (_, direct) = play(
+        &[
+            "article", "article", "--games", "2", "--level", "1", "--jobs", "2",
+        ],
+        &tmp("direct.pgn"),
+    );
+    assert_eq!(moves(&via_uci), moves(&direct));
+    assert_eq!(tags(&via_uci, "Result"), tags(&direct, "Result"));
+    assert_eq!(tags(&via_uci, "BlackEngine"), [BIN]);
+    check_closing(&out, &via_uci, "article", &uci);
+}
+
+#[test]
+fn openings_from_a_file() {
+    let epd = tmp("two.epd");
+    std::fs::write(
+        &epd,
+        "# two positions\n\
+         r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - id \"Two knights\";\n\
+         4k3/8/8/8/8/8/4P3/4K3 w - - 0 40\n",
+    )
+    .unwrap();
+    let (_, pgn) = play(
+        &[
+            "article",
+            "1978",
+            "--games",
+            "4",
+            "--level",
+            "1",
+            "--jobs",
+            "2",
+            "--openings",
+            epd.to_str().unwrap(),
+        ],
+        &tmp("epd.pgn"),
+    );
+    assert_eq!(tags(&pgn, "SetUp"), ["1"; 4]);
+    assert_eq!(tags(&pgn, "FEN")[2], "4k3/8/8/8/8/8/4P3/4K3 w - - 0 40");
+    assert_eq!(tags(&pgn, "Opening")[0], "Two knights");
+    // The first move of a game from move 40 is numbered 40.
+    assert!(pgn.contains("\n\n40. "), "{pgn}");
+}
+
+/// Refused with a message naming what is wrong, a failure status, and no panic.
+fn refused(args: &[&str], says: &[&str]) {
+    let out = run(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{args:?} was accepted");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    for s in says {
+        assert!(err.contains(s), "{args:?}: '{err}' does not say '{s}'");
+    }
+}
+
+#[test]
+fn bad_command_lines() {
+    refused(
+        &["artcle", "1978", "--games", "2", "--level", "1"],
+        &["bad engine 'artcle'", "article"],
+    );
+    refused(
+        &["article", "", "--games", "2", "--level", "1"],
+        &["bad engine"],
+    );
+    refused(
+        &["article", "1978:", "--games", "2", "--level", "1"],
+        &["no parameter file"],
+    );
+    refused(
+        &["article", "uci:", "--games", "2", "--level", "1"],
+        &["needs the engine's path"],
+    );
+    refused(
+        &[
+            "article",
+            "uci:/nonexistent/engine",
+            "--games",
+            "2",
+            "--level",
+            "1",
+        ],
+        &["'/nonexistent/engine' not found"],
+    );
+    refused(
+        &["article", "uci:/bin/true", "--games", "2", "--level", "1"],
+        &["/bin/true", "exited"],
+    );
+    refused(
+        &["article", "1978", "--games", "2", "--level", "9"],
+        &["bad time control", "1 to 8"],
+    );
+    refused(
+        &["article", "1978", "--games", "2", "--tc-emulated", "40"],
+        &["MOVES/SECONDS"],
+    );
+    refused(
+        &["article", "1978", "--games", "2", "--tc-emulated", "0/60"],
+        &["at least 1"],
+    );
+    refused(
+        &["article", "1978", "--games", "2", "--movetime-emulated=-1"],
+        &["more than 0"],
+    );
+    refused(&["article", "1978", "--games", "2"], &["--level"]);
+    refused(
+        &[
+            "article",
+            "1978",
+            "--games",
+            "2",
+            "--level",
+            "1",
+            "--movetime-emulated",
+            "1",
+        ],
+        &["cannot be used with"],
+    );
+    refused(
+        &["article", "1978", "--games", "0", "--level", "1"],
+        &["at least one game"],
+    );
+    refused(
+        &[
+            "article",
+            "1978",
+            "--games",
+            "2",
+            "--level",
+            "1",
+            "--clock-hz",
+            "0",
+        ],
+        &["clock"],
+    );
+    let missing = tmp("missing.epd");
+    refused(
+        &[
+            "article",
+            "1978",
+            "--games",
+            "2",
+            "--level",
+            "1",
+            "--openings",
+            missing.to_str().unwrap(),
+        ],
+        &["openings file", "missing.epd"],
+    );
+    let bad = tmp("bad.epd");
+    std::fs::write(
+        &bad,
+        "# ok\nrnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\nnot a fen w - -\n",
+    )
+    .unwrap();
+    refused(
+        &[
+            "article",
+            "1978",
+            "--games",
+            "2",
+            "--level",
+            "1",
+            "--openings",
+            bad.to_str().unwrap(),
+        ],
+        &["bad.epd:3:"],
+    );
+    let bad_pgn = tmp("bad.pgn");
+    std::fs::write(&bad_pgn, "[Event \"x\"]\n\n1. e4 e5\n2. Ke3 *\n").unwrap();
+    refused(
+        &[
+            "article",
+            "1978",
+            "--games",
+            "2",
+            "--level",
+            "1",
+            "--openings",
+            bad_pgn.to_str().unwrap(),
+        ],
+        &["bad.pgn:4:", "Ke3"],
+    );
+}
+
+#[test]
+fn the_closing_line() {
+    // 75%: E = 400·log10(3) = 190.85; σ of the mean score = sqrt(0.0625/20) = 0.0559, the
+    // interval 0.6404..0.8596 is 100.28..314.72 Elo, half its width 107.22.
+    let t = Tally {
+        wins: 10,
+        draws: 10,
+        losses: 0,
+    };
+    assert_eq!(
+        t.line("article", "1978"),
+        "article vs 1978: +10 =10 -0, score 75.0% (Elo +190.8 ± 107.2)"
+    );
+    let t = Tally {
+        wins: 12,
+        draws: 5,
+        losses: 3,
+    };
+    assert_eq!(
+        t.line("a", "b"),
+        "a vs b: +12 =5 -3, score 72.5% (Elo +168.4 ± 157.1)"
+    );
+    let t = Tally {
+        wins: 5,
+        draws: 10,
+        losses: 5,
+    };
+    assert_eq!(
+        t.line("a", "b"),
+        "a vs b: +5 =10 -5, score 50.0% (Elo +0.0 ± 111.3)"
+    );
+    let t = Tally {
+        wins: 3,
+        draws: 10,
+        losses: 12,
+    };
+    assert_eq!(
+        t.line("a", "b"),
+        "a vs b: +3 =10 -12, score 32.0% (Elo -130.9 ± 112.6)"
+    );
+    let t = Tally {
+        wins: 4,
+        draws: 0,
+        losses: 0,
+    };
+    assert_eq!(
+        t.line("a", "b"),
+        "a vs b: +4 =0 -0, score 100.0% (Elo +inf ± inf)"
+    );
+}
