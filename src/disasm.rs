@@ -13,6 +13,11 @@
 //! Symbol files are `NAME: EQU 0xNNNN` lines (sjasmplus style; `NAME EQU value`, other number
 //! syntaxes, blank lines and `;` comments are accepted too). A symbol's name replaces 16-bit
 //! immediates and JR/DJNZ targets equal to its value, and labels the instruction at that address.
+//!
+//! Banked images (the `full` build: base 16 KiB, then expansion ROM pages of 16 KiB seen at
+//! 8000h-BFFFh, see `crate::machine`): a label of a page is written `NAME: EQU P:NNNN` (page in
+//! decimal, hex address). [`disassemble_page`] lists one page with its own labels first and
+//! names its addresses `P:NNNN`; base symbols name everything else, as in any image.
 
 use crate::z80::isa::{self, Decoded, Operand};
 use std::collections::{BTreeMap, HashSet};
@@ -24,8 +29,12 @@ use std::path::Path;
 pub struct Symbols {
     /// In definition order: (name, value).
     list: Vec<(String, u16)>,
-    /// value -> indexes into `list`, in definition order.
+    /// The expansion page of each entry of `list` (None: base).
+    pages: Vec<Option<u8>>,
+    /// value -> indexes into `list` of base symbols, in definition order.
     by_value: BTreeMap<u16, Vec<usize>>,
+    /// (page, value) -> indexes into `list` of page labels, in definition order.
+    by_page: BTreeMap<(u8, u16), Vec<usize>>,
 }
 
 /// Names the assembler reads as registers or conditions: never substituted for numbers.
@@ -79,11 +88,18 @@ impl Symbols {
 
     /// Add `name` = `value` (a later name for the same value does not replace an earlier one).
     pub fn insert(&mut self, name: &str, value: u16) {
-        self.by_value
-            .entry(value)
-            .or_default()
-            .push(self.list.len());
+        self.insert_in(None, name, value)
+    }
+
+    /// Add `name` = `value` in expansion page `page` (None: base).
+    pub fn insert_in(&mut self, page: Option<u8>, name: &str, value: u16) {
+        let k = self.list.len();
+        match page {
+            None => self.by_value.entry(value).or_default().push(k),
+            Some(p) => self.by_page.entry((p, value)).or_default().push(k),
+        }
         self.list.push((name.to_string(), value));
+        self.pages.push(page);
     }
 
     /// Parse a symbol file's text; `file` names it in error messages (`file:line: ...`).
@@ -117,6 +133,13 @@ impl Symbols {
                 }
             };
             let _ = kw;
+            if let Some((page, addr)) = value.split_once(':') {
+                let bad = || format!("{}: '{value}' is not PAGE:ADDRESS (e.g. 1:8123)", at());
+                let page: u8 = page.trim().parse().map_err(|_| bad())?;
+                let addr = u16::from_str_radix(addr.trim(), 16).map_err(|_| bad())?;
+                syms.insert_in(Some(page), name, addr);
+                continue;
+            }
             let v = parse_number(&value)
                 .ok_or_else(|| format!("{}: '{value}' is not a number", at()))?;
             if !(-0x8000..=0xFFFF).contains(&v) {
@@ -151,9 +174,48 @@ impl Symbols {
             .map(|&i| self.list[i].0.as_str())
     }
 
-    /// Value of `name`.
+    /// Value of `name` (for a page label: its address in the window).
     pub fn value_of(&self, name: &str) -> Option<u16> {
         self.list.iter().find(|(n, _)| n == name).map(|&(_, v)| v)
+    }
+
+    /// The expansion page of `name` (None: a base symbol, or no such symbol).
+    pub fn page_of(&self, name: &str) -> Option<u8> {
+        let k = self.list.iter().position(|(n, _)| n == name)?;
+        self.pages[k]
+    }
+
+    /// Page and value of `name`.
+    pub fn lookup(&self, name: &str) -> Option<(Option<u8>, u16)> {
+        let k = self.list.iter().position(|(n, _)| n == name)?;
+        Some((self.pages[k], self.list[k].1))
+    }
+
+    /// All names for `value` as code in `page` sees it: the page's labels first (when `page`
+    /// is given), then the base symbols.
+    pub fn names_in(&self, page: Option<u8>, value: u16) -> impl Iterator<Item = &str> {
+        page.and_then(|p| self.by_page.get(&(p, value)))
+            .into_iter()
+            .flatten()
+            .chain(self.by_value.get(&value).into_iter().flatten())
+            .map(|&i| self.list[i].0.as_str())
+    }
+
+    /// The first of [`Symbols::names_in`] that can stand for a number.
+    pub fn name_in(&self, page: Option<u8>, value: u16) -> Option<&str> {
+        self.names_in(page, value).find(|n| !is_reserved(n))
+    }
+
+    /// The labels of `page`: (address, name), by address.
+    pub fn page_labels(&self, page: u8) -> impl Iterator<Item = (u16, &str)> {
+        self.by_page
+            .range((page, 0)..=(page, 0xFFFF))
+            .flat_map(move |(&(_, v), ks)| ks.iter().map(move |&k| (v, self.list[k].0.as_str())))
+    }
+
+    /// Does any symbol name a page?
+    pub fn has_pages(&self) -> bool {
+        !self.by_page.is_empty()
     }
 
     pub fn len(&self) -> usize {
@@ -193,6 +255,11 @@ fn db(bytes: &[u8]) -> String {
 
 /// Decode the whole image into lines. Bytes past address 0xFFFF are not decoded.
 pub fn lines(image: &[u8], org: u16, symbols: &Symbols) -> Vec<Line> {
+    lines_in(image, org, symbols, None)
+}
+
+/// [`lines`] for code that runs in expansion page `page` (its labels name numbers first).
+pub fn lines_in(image: &[u8], org: u16, symbols: &Symbols, page: Option<u8>) -> Vec<Line> {
     let end = image.len().min(0x10000 - org as usize);
     let image = &image[..end];
     let mut out = Vec::new();
@@ -219,7 +286,7 @@ pub fn lines(image: &[u8], org: u16, symbols: &Symbols) -> Vec<Line> {
         let uses = std::cell::RefCell::new(Vec::new());
         let fmt = |op: Operand| -> String {
             if let Operand::NN(v) | Operand::Target(v) = op {
-                if let Some(name) = symbols.name_of(v) {
+                if let Some(name) = symbols.name_in(page, v) {
                     uses.borrow_mut().push(name.to_string());
                     return name.to_string();
                 }
@@ -250,18 +317,39 @@ pub fn lines(image: &[u8], org: u16, symbols: &Symbols) -> Vec<Line> {
 /// The listing: address, bytes, source, `; T-states` (and what a DB line does), one line per
 /// instruction, with a `NAME:` line before each instruction a symbol names.
 pub fn disassemble(image: &[u8], org: u16, symbols: &Symbols) -> String {
+    listing(image, org, symbols, None)
+}
+
+/// The listing of expansion page `page` of a banked image (base 16 KiB, then 16 KiB pages):
+/// decoded at 8000h, addresses written `page:addr`, the page's labels before the base's.
+pub fn disassemble_page(banked: &[u8], page: u8, symbols: &Symbols) -> Result<String, String> {
+    let at = PAGE_SIZE * (1 + page as usize);
+    let Some(bytes) = banked.get(at..).filter(|b| !b.is_empty()) else {
+        return Err(format!(
+            "page {page} is not in the image ({} bytes: the base and {} page(s))",
+            banked.len(),
+            banked.len().saturating_sub(PAGE_SIZE).div_ceil(PAGE_SIZE)
+        ));
+    };
+    let bytes = &bytes[..bytes.len().min(PAGE_SIZE)];
+    Ok(listing(bytes, 0x8000, symbols, Some(page)))
+}
+
+/// Size of the base ROM and of an expansion page in a banked image.
+const PAGE_SIZE: usize = 0x4000;
+
+fn listing(image: &[u8], org: u16, symbols: &Symbols, page: Option<u8>) -> String {
     let mut s = String::new();
-    for line in lines(image, org, symbols) {
-        for name in symbols.names_of(line.addr) {
+    for line in lines_in(image, org, symbols, page) {
+        for name in symbols.names_in(page, line.addr) {
             let _ = writeln!(s, "{:18}{name}:", "");
         }
         let hex: Vec<String> = line.bytes.iter().map(|b| format!("{b:02X}")).collect();
-        let mut text = format!(
-            "{:04X}  {:<12}    {:<24}",
-            line.addr,
-            hex.join(" "),
-            line.source
-        );
+        let addr = match page {
+            Some(p) => format!("{p}:{:04X}", line.addr),
+            None => format!("{:04X}", line.addr),
+        };
+        let mut text = format!("{addr}  {:<12}    {:<24}", hex.join(" "), line.source);
         let mut comment = line.tstates.clone();
         if !line.comment.is_empty() {
             if !comment.is_empty() {
@@ -314,10 +402,11 @@ pub fn disassemble_source(image: &[u8], org: u16, symbols: &Symbols) -> String {
     s
 }
 
-/// `z80chess disasm IMAGE [--org ADDR] [--sym FILE]`: print the listing.
-pub fn cli(image: &Path, org: u16, sym: Option<&Path>) -> Result<(), String> {
+/// `z80chess disasm IMAGE [--org ADDR] [--sym FILE] [--page N]`: print the listing (with a
+/// page: that page of a banked image, at 8000h).
+pub fn cli(image: &Path, org: u16, sym: Option<&Path>, page: Option<u8>) -> Result<(), String> {
     let bytes = std::fs::read(image).map_err(|e| format!("{}: {e}", image.display()))?;
-    if bytes.len() > 0x10000 - org as usize {
+    if page.is_none() && bytes.len() > 0x10000 - org as usize {
         return Err(format!(
             "{}: {} bytes at 0x{org:04X} run past 0xFFFF",
             image.display(),
@@ -329,7 +418,10 @@ pub fn cli(image: &Path, org: u16, sym: Option<&Path>) -> Result<(), String> {
         None => Symbols::new(),
     };
     use std::io::Write;
-    let text = disassemble(&bytes, org, &symbols);
+    let text = match page {
+        Some(p) => disassemble_page(&bytes, p, &symbols)?,
+        None => disassemble(&bytes, org, &symbols),
+    };
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
         Ok(()) => Ok(()),

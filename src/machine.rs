@@ -1,15 +1,40 @@
-//! The period computer around the Z80: 16 KiB of ROM, 8 KiB of RAM, the host ports, a clock.
+//! The period computer around the Z80: 16 KiB of ROM, 8 KiB of RAM, the host ports, a clock;
+//! and the same computer with the expansion memory of the `full` build (issue #10).
 //!
 //! ```text
+//!   MemoryMap::Period (the article and 1978 builds)
 //!   0000h-3FFFh  ROM  (writes are a fault)
 //!   4000h-5FFFh  RAM
 //!   6000h-FFFFh  unmapped (reads FFh, writes are a fault)
 //!
+//!   MemoryMap::Expanded { pages } (the full build)
+//!   0000h-3FFFh  base ROM (writes are a fault)
+//!   4000h-5FFFh  RAM
+//!   6000h-7FFFh  unmapped (reads FFh, writes are a fault)
+//!   8000h-BFFFh  window: the expansion ROM page selected by port 04h (0..pages-1, at most 4;
+//!                reset selects 0). A page number that is not fitted (pages..255) leaves the
+//!                window unmapped: it reads FFh. Writes are a fault (ROM).
+//!   C000h-FFFFh  expansion RAM (16 KiB)
+//!
 //!   port 00h  data: IN = next host byte, OUT = byte to the host
 //!   port 01h  status: bit 0 = a host byte is waiting, bit 1 = "move now"
 //!   port 02h  poll: bit 1 = "move now" (never stops the machine)
+//!   port 04h  page (Expanded only): OUT selects the window's page, IN reads the selection back;
+//!             in the Period map OUT is ignored and IN reads FFh
+//!   port 06h  clock, every map: IN latches the CPU's T-state counter at the start of the IN's
+//!             I/O cycle (IN A,(06h) = the instruction's first T-state + 7) and returns bits 0-7
+//!   port 07h..0Bh  IN: bytes 1..5 of the latch (48 bits in all; reading them latches nothing)
 //!   port FFh  OUT = stop the machine (routine tests end with it)
 //! ```
+//!
+//! The ROM image of an expanded machine is the base 16 KiB followed by the pages, 16 KiB each
+//! (a short last page is padded with FFh, a missing page reads FFh).
+//!
+//! How the window is emulated: `MachineBus::mem` is always the 64 KiB the CPU sees, so the
+//! read path is one array index in both maps and observers see the window as the CPU does.
+//! Selecting another page copies its 16 KiB into the window (about a microsecond of host time;
+//! writing the page already selected copies nothing). The page and the clock latch are fields
+//! of the bus, so a clone of the machine (the debugger's snapshots) carries them.
 //!
 //! The machine runs whole instructions until something needs the host: the firmware polled
 //! the status port with no byte waiting ([`StopReason::InputNeeded`]), a test program wrote
@@ -18,6 +43,7 @@
 
 use crate::z80::{Bus, Cpu, TStates};
 use std::collections::VecDeque;
+use std::sync::Arc;
 use thiserror::Error;
 
 pub const ROM_SIZE: usize = 0x4000;
@@ -26,6 +52,21 @@ pub const RAM_END: u16 = 0x6000;
 pub const PORT_DATA: u8 = 0x00;
 pub const PORT_STATUS: u8 = 0x01;
 pub const PORT_POLL: u8 = 0x02;
+/// OUT: select the expansion ROM page seen in the window (Expanded map); IN: read it back.
+pub const PORT_PAGE: u8 = 0x04;
+/// IN: latch the T-state counter, return its bits 0-7; ports 07h..0Bh return bytes 1..5.
+pub const PORT_CLOCK: u8 = 0x06;
+/// The last of the clock ports (byte 5 of the latch).
+pub const PORT_CLOCK_LAST: u8 = PORT_CLOCK + 5;
+/// The expansion ROM window (Expanded map).
+pub const WINDOW_START: u16 = 0x8000;
+pub const WINDOW_END: u32 = 0xC000;
+/// Size of one expansion ROM page (the window).
+pub const PAGE_SIZE: usize = 0x4000;
+/// Most expansion ROM pages a machine takes.
+pub const MAX_PAGES: u8 = 4;
+/// The expansion RAM (Expanded map): C000h-FFFFh.
+pub const XRAM_START: u16 = 0xC000;
 pub const PORT_EXIT: u8 = 0xFF;
 /// The clock of the period machine.
 pub const PERIOD_HZ: u64 = 2_000_000;
@@ -101,6 +142,11 @@ pub trait Observer {
     fn access(&mut self, _access: Access) -> bool {
         false
     }
+    /// The page the 8000h window shows ([`MachineBus::window_page`]; None in the Period map or
+    /// when no fitted page is selected): told when a run starts and after every OUT to the page
+    /// port, so an observer can name a PC in the window `page:addr`.
+    #[inline(always)]
+    fn page(&mut self, _page: Option<u8>) {}
 }
 
 /// One bus access, as an [`Observer`] sees it.
@@ -168,6 +214,9 @@ impl<O: Observer> Bus for ObservedBus<'_, O> {
     }
     fn port_out(&mut self, port: u16, value: u8, t: TStates) {
         self.bus.port_out(port, value, t);
+        if port as u8 == PORT_PAGE {
+            self.obs.page(self.bus.window_page());
+        }
         self.note(AccessKind::PortOut, port, value, value, t);
     }
     fn int_ack(&mut self, t: TStates) -> u8 {
@@ -188,6 +237,40 @@ pub enum RomError {
     Empty,
     #[error("the ROM image is {0} bytes; the machine has {ROM_SIZE} bytes of ROM")]
     TooLarge(usize),
+    #[error(
+        "the ROM image is {len} bytes; 16 KiB of base ROM and {pages} pages of 16 KiB take {max}"
+    )]
+    TooLargeExpanded { len: usize, pages: u8, max: usize },
+    #[error("{0} expansion pages asked for; the machine takes at most {MAX_PAGES}")]
+    TooManyPages(u8),
+}
+
+/// Which memory the machine has, chosen when it is built (see the module documentation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MemoryMap {
+    /// 16 KiB ROM + 8 KiB RAM: the article and 1978 builds.
+    Period,
+    /// The full build's machine: the period map plus `pages` expansion ROM pages (0..=4)
+    /// behind the 8000h window and 16 KiB of RAM at C000h.
+    Expanded { pages: u8 },
+}
+
+impl MemoryMap {
+    /// The Expanded map that holds `image` (base 16 KiB + pages): as many pages as the image
+    /// reaches into, at least none.
+    pub fn expanded_for(image: &[u8]) -> MemoryMap {
+        MemoryMap::Expanded {
+            pages: image.len().saturating_sub(ROM_SIZE).div_ceil(PAGE_SIZE) as u8,
+        }
+    }
+
+    /// Number of expansion ROM pages fitted (0 for the Period map).
+    pub fn pages(self) -> u8 {
+        match self {
+            MemoryMap::Period => 0,
+            MemoryMap::Expanded { pages } => pages,
+        }
+    }
 }
 
 /// Memory and ports as the CPU sees them.
@@ -201,20 +284,97 @@ pub struct MachineBus {
     stop: Option<StopReason>,
     /// PC of the instruction being executed (for fault reports).
     pc: u16,
+    map: MemoryMap,
+    /// The expansion ROM pages, `PAGE_SIZE` bytes each (shared: ROM never changes).
+    pages: Arc<[u8]>,
+    /// The page latch (port 04h); what the window shows when `page < map.pages()`.
+    page: u8,
+    /// First address of the RAM above the window (0x10000 = none: the Period map).
+    xram_start: u32,
+    /// The clock latch (ports 06h-0Bh).
+    clock: TStates,
 }
 
 impl MachineBus {
-    fn new() -> Self {
+    fn new(map: MemoryMap, pages: Arc<[u8]>) -> Self {
         let mut mem = Box::new([0u8; 0x10000]);
         mem[RAM_END as usize..].fill(0xFF);
-        MachineBus {
+        let xram_start = match map {
+            MemoryMap::Period => 0x10000,
+            MemoryMap::Expanded { .. } => {
+                mem[XRAM_START as usize..].fill(0);
+                XRAM_START as u32
+            }
+        };
+        let mut bus = MachineBus {
             mem,
             input: VecDeque::new(),
             output: Vec::new(),
             move_now: false,
             stop: None,
             pc: 0,
+            map,
+            pages,
+            page: 0,
+            xram_start,
+            clock: 0,
+        };
+        bus.show_page();
+        bus
+    }
+
+    /// The memory map this machine was built with.
+    pub fn map(&self) -> MemoryMap {
+        self.map
+    }
+
+    /// The page latch (port 04h): the page the window shows if it is fitted. 0 in the Period map.
+    pub fn page(&self) -> u8 {
+        self.page
+    }
+
+    /// The page the window shows now: None in the Period map or when the latch selects a page
+    /// that is not fitted.
+    pub fn window_page(&self) -> Option<u8> {
+        (self.page < self.map.pages()).then_some(self.page)
+    }
+
+    /// Select a page as OUT (04h),A would (the debugger's `page` command, tests).
+    pub fn select_page(&mut self, page: u8) {
+        if let MemoryMap::Expanded { .. } = self.map {
+            if page != self.page {
+                self.page = page;
+                self.show_page();
+            }
         }
+    }
+
+    /// The clock latch (the value ports 06h-0Bh give).
+    pub fn clock_latch(&self) -> TStates {
+        self.clock
+    }
+
+    /// Copy the selected page into the window (FFh when it is not fitted).
+    fn show_page(&mut self) {
+        if let MemoryMap::Expanded { .. } = self.map {
+            let shown = self.window_page();
+            let window = &mut self.mem[WINDOW_START as usize..WINDOW_END as usize];
+            match shown {
+                Some(p) => {
+                    let p = p as usize * PAGE_SIZE;
+                    window.copy_from_slice(&self.pages[p..p + PAGE_SIZE]);
+                }
+                None => window.fill(0xFF),
+            }
+        }
+    }
+
+    /// A byte of a page, whichever page is selected (side-effect free). `None`: not fitted.
+    pub fn peek_page(&self, page: u8, addr: u16) -> Option<u8> {
+        if page >= self.map.pages() || !(WINDOW_START as u32..WINDOW_END).contains(&(addr as u32)) {
+            return None;
+        }
+        Some(self.pages[page as usize * PAGE_SIZE + (addr - WINDOW_START) as usize])
     }
 }
 
@@ -225,18 +385,20 @@ impl Bus for MachineBus {
     }
     #[inline(always)]
     fn write(&mut self, addr: u16, value: u8, _t: TStates) {
-        if (RAM_START..RAM_END).contains(&addr) {
+        if (RAM_START..RAM_END).contains(&addr) || addr as u32 >= self.xram_start {
             self.mem[addr as usize] = value;
         } else if self.stop.is_none() {
             let pc = self.pc;
-            self.stop = Some(StopReason::Fault(if (addr as usize) < ROM_SIZE {
+            let window = (WINDOW_START as u32..WINDOW_END).contains(&(addr as u32))
+                && self.window_page().is_some();
+            self.stop = Some(StopReason::Fault(if (addr as usize) < ROM_SIZE || window {
                 Fault::RomWrite { addr, pc }
             } else {
                 Fault::UnmappedWrite { addr, pc }
             }));
         }
     }
-    fn port_in(&mut self, port: u16, _t: TStates) -> u8 {
+    fn port_in(&mut self, port: u16, t: TStates) -> u8 {
         match port as u8 {
             PORT_STATUS => {
                 if self.input.is_empty() && self.stop.is_none() {
@@ -254,6 +416,12 @@ impl Bus for MachineBus {
                     0xFF
                 }
             },
+            PORT_CLOCK => {
+                self.clock = t;
+                t as u8
+            }
+            p @ PORT_CLOCK..=PORT_CLOCK_LAST => (self.clock >> (8 * (p - PORT_CLOCK))) as u8,
+            PORT_PAGE if self.map != MemoryMap::Period => self.page,
             _ => 0xFF,
         }
     }
@@ -265,6 +433,7 @@ impl Bus for MachineBus {
                     self.stop = Some(StopReason::Exit(value));
                 }
             }
+            PORT_PAGE => self.select_page(value),
             _ => {}
         }
     }
@@ -283,16 +452,45 @@ pub struct Machine {
 }
 
 impl Machine {
-    /// A machine with `rom` at 0000h, reset.
+    /// A period machine (16 KiB ROM, 8 KiB RAM) with `rom` at 0000h, reset.
     pub fn new(rom: &[u8]) -> Result<Machine, RomError> {
-        if rom.is_empty() {
+        Machine::with_map(rom, MemoryMap::Period)
+    }
+
+    /// An expanded machine for a banked image (base 16 KiB, then the pages): as many pages as
+    /// the image reaches into ([`MemoryMap::expanded_for`]).
+    pub fn expanded(image: &[u8]) -> Result<Machine, RomError> {
+        Machine::with_map(image, MemoryMap::expanded_for(image))
+    }
+
+    /// A machine with the given memory map, reset. `image` is the base ROM (Period: at most
+    /// 16 KiB), or for Expanded the base ROM padded to 16 KiB followed by the pages.
+    pub fn with_map(image: &[u8], map: MemoryMap) -> Result<Machine, RomError> {
+        if image.is_empty() {
             return Err(RomError::Empty);
         }
-        if rom.len() > ROM_SIZE {
-            return Err(RomError::TooLarge(rom.len()));
+        let npages = map.pages();
+        if npages > MAX_PAGES {
+            return Err(RomError::TooManyPages(npages));
         }
-        let mut bus = MachineBus::new();
-        bus.mem[..rom.len()].copy_from_slice(rom);
+        let max = ROM_SIZE + npages as usize * PAGE_SIZE;
+        if image.len() > max {
+            return Err(match map {
+                MemoryMap::Period => RomError::TooLarge(image.len()),
+                MemoryMap::Expanded { pages } => RomError::TooLargeExpanded {
+                    len: image.len(),
+                    pages,
+                    max,
+                },
+            });
+        }
+        let base = image.len().min(ROM_SIZE);
+        let mut pages = vec![0xFFu8; npages as usize * PAGE_SIZE];
+        if image.len() > ROM_SIZE {
+            pages[..image.len() - ROM_SIZE].copy_from_slice(&image[ROM_SIZE..]);
+        }
+        let mut bus = MachineBus::new(map, pages.into());
+        bus.mem[..base].copy_from_slice(&image[..base]);
         Ok(Machine {
             cpu: Cpu::new(),
             bus,
@@ -340,6 +538,7 @@ impl Machine {
     /// [`Machine::run`] with an observer watching every instruction and bus access.
     pub fn run_observed<O: Observer>(&mut self, budget: TStates, obs: &mut O) -> StopReason {
         let limit = self.cpu.t.saturating_add(budget);
+        obs.page(self.bus.window_page());
         loop {
             if self.cpu.t >= limit {
                 return StopReason::CycleLimit;

@@ -124,6 +124,9 @@ enum Command {
         /// Symbol file to label addresses with.
         #[arg(long)]
         sym: Option<PathBuf>,
+        /// A banked image (base 16 KiB, then 16 KiB pages): list this expansion page at 8000h.
+        #[arg(long, value_parser = clap::value_parser!(u8).range(0..4))]
+        page: Option<u8>,
     },
 }
 
@@ -166,7 +169,12 @@ fn main() -> ExitCode {
             map.as_deref(),
             &define,
         ),
-        Command::Disasm { image, org, sym } => z80chess::disasm::cli(&image, org, sym.as_deref()),
+        Command::Disasm {
+            image,
+            org,
+            sym,
+            page,
+        } => z80chess::disasm::cli(&image, org, sym.as_deref(), page),
         Command::Perft {
             fen,
             depth,

@@ -72,6 +72,16 @@ pub enum ErrorKind {
     Overlap(u16),
     #[error("code runs past 0xFFFF ('{0}')")]
     AddressOverflow(String),
+    #[error("byte at {page}:{addr:04X} is written twice (overlapping ORG in page {page})")]
+    PageOverlap { page: u8, addr: u16 },
+    #[error("code at {addr:04X}h in page {page} is outside the window 8000h-BFFFh ('{text}')")]
+    OutsideWindow { page: u8, addr: i64, text: String },
+    #[error("page {0} is out of range: an image has pages 0..3")]
+    PageRange(i64),
+    #[error("ENDPAGE outside a PAGE")]
+    EndPageWithoutPage,
+    #[error("code at {addr:04X}h is outside the base ROM 0000h-3FFFh of a paged image ('{text}')")]
+    OutsideBase { addr: i64, text: String },
     #[error("{0} needs a name: write 'NAME {0} value'")]
     MissingName(&'static str),
     #[error("symbol values did not settle after {passes} more passes ('{name}' keeps changing)")]

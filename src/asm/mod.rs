@@ -17,6 +17,7 @@
 //!   the quotes are optional), `INCBIN "file"`, `IF expr` / `ELSEIF expr` / `ELSE` / `ENDIF`,
 //!   `IFDEF NAME` / `IFNDEF NAME` (true if NAME is defined *above* the line or by `-D`), `END`
 //!   (stops assembly; an operand is checked and ignored).
+//!   `PAGE n` / `ENDPAGE`: see *Expansion pages* below.
 //!   Macros (`MACRO`/`ENDM`/`REPT`) are not supported.
 //! - **Expressions**: C precedence (loosest first: `||`; `&&`; `|`; `^`; `&`;
 //!   `= == != <>`; `< > <= >=`; `<< >>`; `+ -`; `* / %`; unary `- + ~ !`); comparisons and
@@ -31,6 +32,24 @@
 //!   -128..255, 16-bit -32768..65535, displacements -128..127; JR/DJNZ targets must be in reach.
 //!   Aliases: `SLI`=`SLL`, `IN (C)`=`IN F,(C)`, `SUB A,r`=`SUB r` (also AND/OR/XOR/CP),
 //!   `ADD r`=`ADD A,r` (also ADC/SBC), `EX AF,AF`=`EX AF,AF'`.
+//!
+//! # Expansion pages
+//!
+//! The `full` build's machine has up to four 16 KiB expansion ROM pages seen one at a time
+//! through the window 8000h-BFFFh (port 04h selects; `crate::machine`). `PAGE n` (n = 0..3)
+//! sends what follows to page n, until `ENDPAGE` (back to the base image) or another `PAGE`.
+//! Each segment keeps its own address counter: a page starts at 8000h, returning to a page or
+//! to the base continues where it stopped; `ORG` inside a page moves that page's counter. Every
+//! byte of a page must lie in 8000h-BFFFh, and once a source has a `PAGE`, every base byte in
+//! 0000h-3FFFh (errors with file:line otherwise; a page out of range and bytes written twice in
+//! a page are errors too).
+//!
+//! A label defined in a page carries the page ([`Symbol::page`]); its value is its address in
+//! the window, so `CALL label` works once the code has selected the page. `EQU` values and `-D`
+//! carry no page. The image of a paged source is the base 16 KiB (gaps 0) followed by pages
+//! 0..=the highest `PAGE` used, 16 KiB each ([`Assembly::pages`]); `Machine::expanded` takes
+//! it as it is. The symbol file, listing and source map name a paged address `page:addr`
+//! (`1:8123`); a source without `PAGE` gives exactly the outputs it always did.
 //!
 //! # Not accepted
 //!
@@ -47,11 +66,13 @@
 //!
 //! - The image covers the lowest to the highest address written; gaps are 0.
 //! - Symbols: `NAME: EQU 0xNNNN` per line (sjasmplus style), sorted by value then name; values
-//!   outside 0..=0xFFFF are written as 8 hex digits of their 32-bit two's complement.
+//!   outside 0..=0xFFFF are written as 8 hex digits of their 32-bit two's complement. Then the
+//!   labels of pages, `NAME: EQU P:NNNN` (hex address, no `0x`), sorted by page, value, name.
 //! - Listing: address, bytes, T-states (`[12/7]` = taken/not taken), line number, source.
 //! - Source map: lines starting with `;` are comments; every other line is `ADDR FILE:LINE`
-//!   (ADDR: 4 hex digits, upper case; FILE as the assembler opened it; LINE 1-based), one per
-//!   emitted instruction or data statement, in assembly order. [`parse_source_map`] reads it.
+//!   (ADDR: 4 hex digits, upper case, `P:ADDR` in a page; FILE as the assembler opened it; LINE
+//!   1-based), one per emitted instruction or data statement, in assembly order.
+//!   [`parse_source_map_paged`] reads it; [`parse_source_map`] reads the base entries.
 
 mod encode;
 mod error;
@@ -112,6 +133,8 @@ pub struct Symbol {
     pub file: Option<usize>,
     /// 1-based line of the definition (0 for `-D`).
     pub line: u32,
+    /// The expansion page of a label defined between `PAGE n` and `ENDPAGE` (None: base).
+    pub page: Option<u8>,
 }
 
 /// One source line as assembled.
@@ -132,6 +155,8 @@ pub struct ListingLine {
     /// False if skipped by IF/ELSE.
     pub assembled: bool,
     pub text: String,
+    /// The expansion page `addr` is in (None: the base image).
+    pub page: Option<u8>,
 }
 
 /// One emitted instruction or data statement.
@@ -142,6 +167,17 @@ pub struct MapEntry {
     pub file: usize,
     /// 1-based.
     pub line: u32,
+    /// The expansion page `addr` is in (None: the base image).
+    pub page: Option<u8>,
+}
+
+/// An address as the symbol file, listing and source map write it: `8123` in the base,
+/// `1:8123` in page 1.
+pub fn paged_addr(page: Option<u8>, addr: u16) -> String {
+    match page {
+        Some(p) => format!("{p}:{addr:04X}"),
+        None => format!("{addr:04X}"),
+    }
 }
 
 /// A successful assembly.
@@ -158,6 +194,9 @@ pub struct Assembly {
     pub files: Vec<String>,
     /// Passes it took.
     pub passes: usize,
+    /// Expansion pages in the image (0: not a paged source). When non-zero, `image` is the
+    /// base 16 KiB followed by `pages` pages of 16 KiB, and `origin` is 0.
+    pub pages: u8,
 }
 
 impl Assembly {
@@ -186,11 +225,35 @@ impl Assembly {
             .map(|l| l.bytes.as_slice())
     }
 
-    /// The symbol file: `NAME: EQU 0xNNNN` lines.
+    /// The page of a label defined in an expansion page.
+    pub fn symbol_page(&self, name: &str) -> Option<u8> {
+        self.symbols.get(name).and_then(|s| s.page)
+    }
+
+    /// The bytes of page `page` (PAGE_SIZE of them), if the image has it.
+    pub fn page_bytes(&self, page: u8) -> Option<&[u8]> {
+        if page >= self.pages {
+            return None;
+        }
+        let at = pass::PAGE_SIZE * (1 + page as usize);
+        self.image.get(at..at + pass::PAGE_SIZE)
+    }
+
+    /// The symbol file: `NAME: EQU 0xNNNN` lines, then `NAME: EQU P:NNNN` for page labels.
     pub fn symbol_file(&self) -> String {
-        let mut syms: Vec<(&String, i64)> =
-            self.symbols.iter().map(|(k, s)| (k, s.value)).collect();
+        let mut syms: Vec<(&String, i64)> = self
+            .symbols
+            .iter()
+            .filter(|(_, s)| s.page.is_none())
+            .map(|(k, s)| (k, s.value))
+            .collect();
         syms.sort_by(|a, b| (a.1, a.0).cmp(&(b.1, b.0)));
+        let mut paged: Vec<(u8, i64, &String)> = self
+            .symbols
+            .iter()
+            .filter_map(|(k, s)| s.page.map(|p| (p, s.value, k)))
+            .collect();
+        paged.sort();
         let mut out = String::new();
         for (name, v) in syms {
             if (0..=0xFFFF).contains(&v) {
@@ -198,6 +261,9 @@ impl Assembly {
             } else {
                 let _ = writeln!(out, "{name}: EQU 0x{:08X}", v as u32);
             }
+        }
+        for (page, v, name) in paged {
+            let _ = writeln!(out, "{name}: EQU {}", paged_addr(Some(page), v as u16));
         }
         out
     }
@@ -217,7 +283,7 @@ impl Assembly {
             }
             let addr = match (l.addr, l.value) {
                 (_, Some(v)) => format!("={:04X}", v as u16),
-                (Some(a), None) if l.assembled => format!("{a:04X} "),
+                (Some(a), None) if l.assembled => format!("{} ", paged_addr(l.page, a)),
                 _ => "     ".to_string(),
             };
             let first: Vec<String> = l.bytes.iter().take(4).map(|b| format!("{b:02X}")).collect();
@@ -233,12 +299,17 @@ impl Assembly {
             let mut a = l.addr.unwrap_or(0).wrapping_add(4);
             const MORE: usize = 16;
             if l.bytes.len() > 4 * (MORE + 1) {
-                let _ = writeln!(out, "{a:04X}   ... ({} bytes in all)", l.bytes.len());
+                let _ = writeln!(
+                    out,
+                    "{}   ... ({} bytes in all)",
+                    paged_addr(l.page, a),
+                    l.bytes.len()
+                );
                 continue;
             }
             for chunk in l.bytes.chunks(4).skip(1) {
                 let more: Vec<String> = chunk.iter().map(|b| format!("{b:02X}")).collect();
-                let _ = writeln!(out, "{a:04X}   {}", more.join(" "));
+                let _ = writeln!(out, "{}   {}", paged_addr(l.page, a), more.join(" "));
                 a = a.wrapping_add(4);
             }
         }
@@ -253,8 +324,8 @@ impl Assembly {
         for e in &self.source_map {
             let _ = writeln!(
                 out,
-                "{:04X} {}:{}",
-                e.addr,
+                "{} {}:{}",
+                paged_addr(e.page, e.addr),
                 self.files.get(e.file).map(String::as_str).unwrap_or("?"),
                 e.line
             );
@@ -263,8 +334,26 @@ impl Assembly {
     }
 }
 
-/// Read a source map written by [`Assembly::source_map_text`]: (address, file, line).
+/// Read a source map written by [`Assembly::source_map_text`]: (address, file, line) of the
+/// base image (entries in expansion pages are left out: see [`parse_source_map_paged`]).
 pub fn parse_source_map(text: &str) -> Result<Vec<(u16, String, u32)>, String> {
+    Ok(parse_source_map_paged(text)?
+        .into_iter()
+        .filter(|e| e.0.is_none())
+        .map(|(_, a, f, l)| (a, f, l))
+        .collect())
+}
+
+/// Read an address written as `8123` or `1:8123` (hex; the page 0..255 in decimal).
+pub fn parse_paged_addr(s: &str) -> Option<(Option<u8>, u16)> {
+    match s.split_once(':') {
+        Some((p, a)) => Some((Some(p.parse().ok()?), u16::from_str_radix(a, 16).ok()?)),
+        None => Some((None, u16::from_str_radix(s, 16).ok()?)),
+    }
+}
+
+/// Read a source map written by [`Assembly::source_map_text`]: (page, address, file, line).
+pub fn parse_source_map_paged(text: &str) -> Result<Vec<(Option<u8>, u16, String, u32)>, String> {
     let mut out = Vec::new();
     for (k, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -279,9 +368,9 @@ pub fn parse_source_map(text: &str) -> Result<Vec<(u16, String, u32)>, String> {
         };
         let (addr, rest) = line.split_once(' ').ok_or_else(bad)?;
         let (file, ln) = rest.rsplit_once(':').ok_or_else(bad)?;
-        let addr = u16::from_str_radix(addr, 16).map_err(|_| bad())?;
+        let (page, addr) = parse_paged_addr(addr).ok_or_else(bad)?;
         let ln = ln.parse::<u32>().map_err(|_| bad())?;
-        out.push((addr, file.to_string(), ln));
+        out.push((page, addr, file.to_string(), ln));
     }
     Ok(out)
 }
@@ -398,9 +487,18 @@ pub fn assemble_with(
             }
             let lo = p.written.iter().position(|&w| w);
             let hi = p.written.iter().rposition(|&w| w);
-            let (image, origin) = match (lo, hi) {
-                (Some(lo), Some(hi)) => (p.mem[lo..=hi].to_vec(), lo as u16),
-                _ => (Vec::new(), p.first_org.unwrap_or(0)),
+            let (image, origin, pages) = if let Some(top) = p.top_page {
+                let pages = top as usize + 1;
+                let mut image = p.mem[..pass::PAGE_SIZE].to_vec();
+                for page in &p.page_mem[..pages] {
+                    image.extend_from_slice(page);
+                }
+                (image, 0, pages as u8)
+            } else {
+                match (lo, hi) {
+                    (Some(lo), Some(hi)) => (p.mem[lo..=hi].to_vec(), lo as u16, 0),
+                    _ => (Vec::new(), p.first_org.unwrap_or(0), 0),
+                }
             };
             let symbols = p.symbols();
             let listing = std::mem::take(&mut p.listing);
@@ -414,6 +512,7 @@ pub fn assemble_with(
                 source_map,
                 files: ctx.files.iter().map(|f| f.name.clone()).collect(),
                 passes: n,
+                pages,
             });
         }
         if values.len() > most {

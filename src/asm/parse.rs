@@ -25,6 +25,7 @@ pub fn is_reserved(name: &str) -> bool {
 pub const DIRECTIVES: &[&str] = &[
     "EQU", "ORG", "DB", "DEFB", "DM", "DEFM", "DW", "DEFW", "DS", "DEFS", "INCLUDE", "INCBIN",
     "IF", "IFDEF", "IFNDEF", "ELSE", "ELSEIF", "ENDIF", "END", "MACRO", "ENDM", "REPT", "ENDR",
+    "PAGE", "ENDPAGE",
 ];
 
 /// An expression with its place and text, for diagnostics.
@@ -83,6 +84,10 @@ pub enum Stmt {
     },
     Equ(Ex),
     Org(Ex),
+    /// `PAGE n`: what follows goes into expansion ROM page n (seen at 8000h-BFFFh).
+    Page(Ex),
+    /// `ENDPAGE`: back to the base image.
+    EndPage,
     Db(Vec<Item>),
     Dw(Vec<Ex>),
     Ds(Ex, Option<Ex>),
@@ -350,6 +355,11 @@ fn parse_stmt(
             Stmt::Equ(one_expr("EQU")?)
         }
         "ORG" => Stmt::Org(one_expr("ORG")?),
+        "PAGE" => Stmt::Page(one_expr("PAGE")?),
+        "ENDPAGE" => {
+            no_args(text, kw, rest)?;
+            Stmt::EndPage
+        }
         "IF" => Stmt::If(one_expr("IF")?),
         "ELSEIF" => Stmt::ElseIf(one_expr("ELSEIF")?),
         "IFDEF" | "IFNDEF" => match rest {

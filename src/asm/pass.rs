@@ -166,7 +166,26 @@ pub struct Pass<'c, 'l> {
     here_line: u32,
     /// The EQU being defined on the current line.
     defining: Option<String>,
+    /// The expansion page being assembled (`PAGE n` .. `ENDPAGE`); None: the base image.
+    page: Option<u8>,
+    /// The address counters of the segments not current: the base, then pages 0..3.
+    seg_pc: [i64; 1 + MAX_PAGES],
+    /// The pages' bytes and which of them were written (`PAGE_SIZE` each; index = page).
+    pub page_mem: Vec<Vec<u8>>,
+    pub page_written: Vec<Vec<bool>>,
+    /// The highest page a PAGE directive entered: Some makes the image a paged one.
+    pub top_page: Option<u8>,
+    /// The first base statement with bytes outside 0000h-3FFFh (an error in a paged image):
+    /// (listing index, file, line, address, text).
+    base_outside: Option<(usize, usize, u32, i64, String)>,
 }
+
+/// Pages an image may have (the machine's window takes four).
+pub const MAX_PAGES: usize = 4;
+/// Size of a page and of the base ROM of a paged image.
+pub const PAGE_SIZE: usize = 0x4000;
+/// The window a page is assembled for.
+pub const WINDOW: std::ops::Range<i64> = 0x8000..0xC000;
 
 /// Evaluation environment over a pass.
 struct Look<'a, 'c, 'l> {
@@ -206,6 +225,7 @@ impl<'c, 'l> Pass<'c, 'l> {
                     kind: SymbolKind::Define,
                     file: None,
                     line: 0,
+                    page: None,
                 },
             );
         }
@@ -229,7 +249,21 @@ impl<'c, 'l> Pass<'c, 'l> {
             here_file: 0,
             here_line: 0,
             defining: None,
+            page: None,
+            seg_pc: [0, WINDOW.start, WINDOW.start, WINDOW.start, WINDOW.start],
+            page_mem: vec![vec![0; PAGE_SIZE]; MAX_PAGES],
+            page_written: vec![vec![false; PAGE_SIZE]; MAX_PAGES],
+            top_page: None,
+            base_outside: None,
         }
+    }
+
+    /// Make `to` the segment output goes to, keeping the address counter of the one left.
+    fn switch_segment(&mut self, to: Option<u8>) {
+        let slot = |p: Option<u8>| p.map_or(0, |p| p as usize + 1);
+        self.seg_pc[slot(self.page)] = self.pc;
+        self.page = to;
+        self.pc = self.seg_pc[slot(to)];
     }
 
     /// Did anything lack a value?
@@ -318,6 +352,11 @@ impl<'c, 'l> Pass<'c, 'l> {
             kind,
             file: Some(self.here_file),
             line: self.here_line,
+            page: if kind == SymbolKind::Label {
+                self.page
+            } else {
+                None
+            },
         };
         self.syms.insert(name, sym);
     }
@@ -327,7 +366,15 @@ impl<'c, 'l> Pass<'c, 'l> {
         if bytes.is_empty() {
             return;
         }
+        if let Some(page) = self.page {
+            return self.emit_paged(page, bytes, text);
+        }
         let start = self.pc;
+        if start + bytes.len() as i64 > PAGE_SIZE as i64 && self.base_outside.is_none() {
+            let short: String = text.trim().chars().take(60).collect();
+            let seq = self.listing.len().saturating_sub(1);
+            self.base_outside = Some((seq, self.here_file, self.here_line, start, short));
+        }
         if !(0..=0xFFFF).contains(&start) || start + bytes.len() as i64 > 0x10000 {
             let short: String = text.trim().chars().take(60).collect();
             self.err(0, ErrorKind::AddressOverflow(short));
@@ -356,6 +403,54 @@ impl<'c, 'l> Pass<'c, 'l> {
                 addr: start as u16,
                 file: self.here_file,
                 line: self.here_line,
+                page: None,
+            });
+        }
+        self.pc += bytes.len() as i64;
+    }
+
+    /// Put bytes at the current address of a page: they must lie in the window.
+    fn emit_paged(&mut self, page: u8, bytes: &[u8], text: &str) {
+        let start = self.pc;
+        if start < WINDOW.start || start + bytes.len() as i64 > WINDOW.end {
+            let short: String = text.trim().chars().take(60).collect();
+            self.err(
+                0,
+                ErrorKind::OutsideWindow {
+                    page,
+                    addr: start,
+                    text: short,
+                },
+            );
+        }
+        let (mem, written) = (
+            &mut self.page_mem[page as usize],
+            &mut self.page_written[page as usize],
+        );
+        let mut overlap = None;
+        for (k, &b) in bytes.iter().enumerate() {
+            let a = start + k as i64;
+            if WINDOW.contains(&a) {
+                let i = (a - WINDOW.start) as usize;
+                if written[i] && overlap.is_none() {
+                    overlap = Some(a as u16);
+                }
+                mem[i] = b;
+                written[i] = true;
+            }
+        }
+        if let Some(addr) = overlap {
+            self.err(0, ErrorKind::PageOverlap { page, addr });
+        }
+        if let Some(entry) = self.listing.last_mut() {
+            entry.bytes.extend_from_slice(bytes);
+        }
+        if (0..=0xFFFF).contains(&start) {
+            self.map.push(MapEntry {
+                addr: start as u16,
+                file: self.here_file,
+                line: self.here_line,
+                page: Some(page),
             });
         }
         self.pc += bytes.len() as i64;
@@ -364,6 +459,15 @@ impl<'c, 'l> Pass<'c, 'l> {
     /// Run the main file.
     pub fn run(&mut self, main: usize) {
         self.run_file(main);
+        if self.top_page.is_some() {
+            if let Some((seq, file, line, addr, text)) = self.base_outside.take() {
+                (self.here_file, self.here_line) = (file, line);
+                self.err(0, ErrorKind::OutsideBase { addr, text });
+                if let Some(e) = self.errors.last_mut() {
+                    e.0 = seq;
+                }
+            }
+        }
     }
 
     fn run_file(&mut self, fid: usize) {
@@ -387,6 +491,7 @@ impl<'c, 'l> Pass<'c, 'l> {
                 value: None,
                 assembled: active,
                 text: file.lines[li].clone(),
+                page: self.page,
             };
             let idx = self.listing.len();
             self.listing.push(entry);
@@ -515,6 +620,27 @@ impl<'c, 'l> Pass<'c, 'l> {
             | Stmt::Else
             | Stmt::Endif => {}
             Stmt::End => self.ended = true,
+            Stmt::Page(ex) => {
+                if let Some(v) = self.value(ex) {
+                    if (0..MAX_PAGES as i64).contains(&v) {
+                        self.switch_segment(Some(v as u8));
+                        self.top_page = self.top_page.max(Some(v as u8));
+                        self.listing[idx].page = self.page;
+                        self.listing[idx].addr = u16::try_from(self.pc).ok();
+                    } else {
+                        self.err(ex.col, ErrorKind::PageRange(v));
+                    }
+                }
+            }
+            Stmt::EndPage => {
+                if self.page.is_none() {
+                    self.err(0, ErrorKind::EndPageWithoutPage);
+                } else {
+                    self.switch_segment(None);
+                    self.listing[idx].page = None;
+                    self.listing[idx].addr = u16::try_from(self.pc).ok();
+                }
+            }
             Stmt::Org(ex) => {
                 if let Some(v) = self.value(ex) {
                     if range_ok(v, 0, 0xFFFF) {

@@ -1,0 +1,278 @@
+//! Expansion memory (issue #10): the full build's machine with ROM pages behind the 8000h
+//! window, the expansion RAM, the page port and the clock port; the assembler's `PAGE`, the
+//! symbol file, source map and disassembler naming paged addresses `page:addr`; the period
+//! machine unchanged. `tests/banking/banking.asm` is the program.
+
+use z80chess::asm::{assemble_file, assemble_str, Assembly};
+use z80chess::disasm::{self, Symbols};
+use z80chess::machine::{Fault, Machine, MemoryMap, StopReason, PAGE_SIZE, ROM_SIZE};
+use z80chess::z80::Bus;
+
+const PROGRAM: &str = "tests/banking/banking.asm";
+
+fn program() -> Assembly {
+    assemble_file(std::path::Path::new(PROGRAM), &[]).expect("banking.asm assembles")
+}
+
+/// Run the program to its exit port.
+fn run(a: &Assembly) -> Machine {
+    let mut m = Machine::expanded(&a.image).unwrap();
+    assert!(matches!(m.run(1_000_000), StopReason::Exit(_)));
+    m
+}
+
+fn sym(a: &Assembly, name: &str) -> u16 {
+    a.symbol(name).unwrap_or_else(|| panic!("no symbol {name}")) as u16
+}
+
+#[test]
+fn the_image_is_the_base_then_the_pages() {
+    let a = program();
+    assert_eq!(a.pages, 2);
+    assert_eq!(a.origin, 0);
+    assert_eq!(a.image.len(), ROM_SIZE + 2 * PAGE_SIZE);
+    assert_eq!(
+        MemoryMap::expanded_for(&a.image),
+        MemoryMap::Expanded { pages: 2 }
+    );
+    // P0MAIN and P1MAIN share an address; their bytes live in their own pages.
+    assert_eq!(sym(&a, "P0MAIN"), 0x8000);
+    assert_eq!(sym(&a, "P1MAIN"), 0x8000);
+    assert_eq!(a.symbol_page("P0MAIN"), Some(0));
+    assert_eq!(a.symbol_page("P1DATA"), Some(1));
+    assert_eq!(a.symbol_page("FAR0"), None);
+    assert_eq!(a.symbol_page("XRAM"), None, "an EQU carries no page");
+    assert_eq!(a.page_bytes(0).unwrap()[0x100], 0x11);
+    assert_eq!(a.page_bytes(1).unwrap()[0x100], 0x22);
+    assert_eq!(a.image[ROM_SIZE + PAGE_SIZE + 0x100], 0x22);
+}
+
+#[test]
+fn code_and_data_in_two_pages_run_through_the_window() {
+    let a = program();
+    let m = run(&a);
+    let c = &m.cpu;
+    assert_eq!(c.b, 0x11, "page 0's code read page 0's data");
+    assert_eq!(
+        c.c, 0x22,
+        "page 1's code, at the same address, read page 1's data"
+    );
+    assert_eq!(c.d, 1, "IN from the page port reads the selection back");
+    assert_eq!(
+        c.e, 0x42,
+        "page 1 called page 0 through the base and came back"
+    );
+    let x = 0xC000;
+    let xram: Vec<u8> = (0..6).map(|k| m.bus.peek(x + k)).collect();
+    assert_eq!(
+        xram,
+        [0x11, 0x33, 0x42, 0xFF, 0xFF, 0x11],
+        "expansion RAM read back; 6000h and an unfitted page read FFh; page 0 again"
+    );
+    assert_eq!(m.bus.page(), 1);
+    assert_eq!(m.bus.window_page(), Some(1));
+    assert_eq!(
+        m.bus.peek(0x8100),
+        0x22,
+        "the window shows page 1 at the end"
+    );
+    assert_eq!(
+        m.bus.peek_page(0, 0x8100),
+        Some(0x11),
+        "any page, side-effect free"
+    );
+    assert_eq!(m.bus.page(), 1, "peek_page selects nothing");
+    assert_eq!(m.bus.peek_page(2, 0x8100), None, "page 2 is not fitted");
+}
+
+#[test]
+fn the_clock_port_gives_the_t_states_of_the_program() {
+    let a = program();
+    let m = run(&a);
+    // Every instruction runs once: the run's T-states are the listing's sum.
+    let total: u64 = a
+        .listing
+        .iter()
+        .filter_map(|l| l.timing)
+        .map(|t| t.base as u64)
+        .sum();
+    assert_eq!(
+        m.cpu.t, total,
+        "each instruction of banking.asm runs exactly once"
+    );
+    let clk1 = sym(&a, "CLK1");
+    let first = (0..6).fold(0u64, |v, k| v | (m.bus.peek(clk1 + k) as u64) << (8 * k));
+    assert_eq!(first, 7, "IN A,(06h) at T=0 latches at its I/O cycle, T=7");
+    let clk2 = sym(&a, "CLK2");
+    let last = u16::from_le_bytes([m.bus.peek(clk2), m.bus.peek(clk2 + 1)]) as u64;
+    assert_eq!(m.bus.clock_latch(), total - 50);
+    assert_eq!(last, (total - 50) & 0xFFFF);
+    assert!(last > first);
+}
+
+#[test]
+fn the_clock_reads_48_bits() {
+    // Bytes 1..5 of the latch come from the last read of port 06h, whatever the counter does.
+    let src = "
+        ORG 0
+        IN A,(6)
+        LD B,A
+        IN A,(7)
+        LD C,A
+        IN A,(0Bh)
+        LD D,A
+        OUT (0FFh),A
+    ";
+    let a = assemble_str(src, "clock48.asm", &[]).unwrap();
+    let mut m = Machine::new(&a.image).unwrap();
+    let start = 0x0000_1234_5678_9A00u64;
+    m.cpu.t = start;
+    assert_eq!(m.run(1000), StopReason::Exit(0x12));
+    assert_eq!(m.bus.clock_latch(), start + 7);
+    assert_eq!((m.cpu.b, m.cpu.c, m.cpu.d), (0x07, 0x9A, 0x12));
+}
+
+#[test]
+fn a_snapshot_keeps_the_page() {
+    let a = program();
+    let mut m = Machine::expanded(&a.image).unwrap();
+    // Stop inside P1MAIN (page 1 selected), keep a clone, run to the end from a page-0 state.
+    let mut snap = None;
+    while snap.is_none() {
+        assert_eq!(m.run(1), StopReason::CycleLimit);
+        if m.cpu.pc == 0x8003 && m.bus.window_page() == Some(1) {
+            snap = Some(m.clone());
+        }
+    }
+    let snap = snap.unwrap();
+    m.bus.select_page(0);
+    assert_eq!(m.bus.peek(0x8100), 0x11);
+    let mut back = snap.clone();
+    assert_eq!(back.bus.page(), 1);
+    assert_eq!(
+        back.bus.peek(0x8100),
+        0x22,
+        "the restored window shows page 1"
+    );
+    assert!(matches!(back.run(1_000_000), StopReason::Exit(_)));
+    assert_eq!(back.cpu.e, 0x42);
+}
+
+#[test]
+fn writes_to_the_window_are_faults() {
+    let src = "
+        ORG 0
+        LD A,5
+        LD (0C123h),A   ; expansion RAM: fine
+        LD (8000h),A    ; the window is ROM
+        OUT (0FFh),A
+    ";
+    let a = assemble_str(src, "wwin.asm", &[]).unwrap();
+    let mut m = Machine::with_map(&a.image, MemoryMap::Expanded { pages: 1 }).unwrap();
+    assert_eq!(
+        m.run(1000),
+        StopReason::Fault(Fault::RomWrite {
+            addr: 0x8000,
+            pc: 5
+        })
+    );
+    assert_eq!(m.bus.peek(0xC123), 5);
+    let mut m = Machine::with_map(&a.image, MemoryMap::Expanded { pages: 0 }).unwrap();
+    assert_eq!(m.bus.peek(0x8000), 0xFF, "no pages: the window is unmapped");
+    let src = "ORG 0\nLD (6000h),A\n";
+    let a = assemble_str(src, "w6000.asm", &[]).unwrap();
+    let mut m = Machine::expanded(&a.image).unwrap();
+    assert!(matches!(
+        m.run(100),
+        StopReason::Fault(Fault::UnmappedWrite { addr: 0x6000, .. })
+    ));
+}
+
+#[test]
+fn the_period_machine_is_unchanged() {
+    // 6000h-FFFFh unmapped: reads FFh, writes fault; the page port does nothing; the clock works.
+    let src = "
+        ORG 0
+        LD A,1
+        OUT (4),A       ; no page port on the period machine
+        IN A,(4)
+        LD B,A
+        LD A,(8000h)
+        LD C,A
+        LD A,(0C000h)
+        LD D,A
+        IN A,(6)
+        LD E,A
+        LD (0C000h),A
+    ";
+    let a = assemble_str(src, "period.asm", &[]).unwrap();
+    let mut m = Machine::new(&a.image).unwrap();
+    assert_eq!(m.bus.map(), MemoryMap::Period);
+    assert!(matches!(
+        m.run(1000),
+        StopReason::Fault(Fault::UnmappedWrite { addr: 0xC000, .. })
+    ));
+    assert_eq!((m.cpu.b, m.cpu.c, m.cpu.d), (0xFF, 0xFF, 0xFF));
+    assert_eq!(
+        m.cpu.e,
+        7 + 7 + 11 + 11 + 4 + 13 + 4 + 13 + 4,
+        "the clock port is there"
+    );
+    assert_eq!(m.bus.window_page(), None);
+    assert!((0x6000..=0xFFFFu32).all(|a| m.bus.peek(a as u16) == 0xFF));
+    // And a period machine still refuses more than 16 KiB.
+    assert!(Machine::new(&vec![0; ROM_SIZE + 1]).is_err());
+    assert!(Machine::with_map(
+        &vec![0; ROM_SIZE + 2 * PAGE_SIZE + 1],
+        MemoryMap::Expanded { pages: 2 }
+    )
+    .is_err());
+    assert!(Machine::with_map(&[0], MemoryMap::Expanded { pages: 5 }).is_err());
+}
+
+#[test]
+fn symbol_file_source_map_and_disassembler_name_pages() {
+    let a = program();
+    let syms = a.symbol_file();
+    assert!(syms.contains("P1MAIN: EQU 1:8000\n"), "{syms}");
+    assert!(syms.contains("FAR0: EQU 0x0053\n"), "{syms}");
+    assert!(
+        syms.find("XRAM: EQU").unwrap() < syms.find("P0MAIN: EQU").unwrap(),
+        "base symbols first, as before"
+    );
+    let map = z80chess::asm::parse_source_map_paged(&a.source_map_text()).unwrap();
+    assert!(map
+        .iter()
+        .any(|(p, addr, f, _)| *p == Some(1) && *addr == 0x8000 && f.ends_with("banking.asm")));
+    assert!(a.source_map_text().contains("\n1:8000 "));
+    let base_only = z80chess::asm::parse_source_map(&a.source_map_text()).unwrap();
+    assert!(base_only.iter().all(|e| e.0 < 0x4000));
+    assert!(a.listing_text().contains("1:8000   3A 00 81"));
+
+    let s = Symbols::parse(&syms, "banking.sym").unwrap();
+    assert_eq!(s.lookup("P1DATA"), Some((Some(1), 0x8100)));
+    assert_eq!(s.lookup("FAR0"), Some((None, 0x53)));
+    assert_eq!(s.name_in(Some(0), 0x8000), Some("P0MAIN"));
+    assert_eq!(s.name_in(Some(1), 0x8000), Some("P1MAIN"));
+    assert_eq!(s.name_in(None, 0x8000), None);
+    let text = disasm::disassemble_page(&a.image, 1, &s).unwrap();
+    assert!(
+        text.contains("P1MAIN:\n1:8000  3A 00 81        LD A,(P1DATA)"),
+        "{text}"
+    );
+    assert!(text.contains("CALL FAR0"), "{text}");
+    let text = disasm::disassemble_page(&a.image, 0, &s).unwrap();
+    assert!(
+        text.contains("0:8000  3A 00 81        LD A,(P0DATA)"),
+        "{text}"
+    );
+    assert!(disasm::disassemble_page(&a.image, 2, &s).is_err());
+    assert!(Symbols::parse("X: EQU 1:zz\n", "bad.sym").is_err());
+}
+
+#[test]
+fn a_source_without_pages_is_assembled_as_before() {
+    let a = assemble_str("ORG 100h\nX: DB 1\n", "flat.asm", &[]).unwrap();
+    assert_eq!((a.pages, a.origin, a.image.len()), (0, 0x100, 1));
+    assert_eq!(a.symbol_file(), "X: EQU 0x0100\n");
+}
