@@ -108,6 +108,10 @@ enum Command {
     Bench,
     /// Games between two engines (builds or UCI) at a fixed depth or equal emulated time.
     Match(z80chess::matchplay::MatchArgs),
+    /// Our own endgame tables: build, probe, stats, verify, compare with Stockfish.
+    Tablebase(z80chess::tablebase::cli::TablebaseArgs),
+    /// The engine plays won and drawn endgame positions against the tablebase's perfect replies.
+    EndgameTest(z80chess::tablebase::endgame_test::EndgameTestArgs),
     /// Assemble every firmware build from asm/ into roms/ (or only check with --check).
     Roms {
         /// Only compare roms/ with what asm/ assembles to.
@@ -194,6 +198,8 @@ fn main() -> ExitCode {
         Command::Regress(args) => z80chess::profile::cli::regress_cli(&args),
         Command::Bench => z80chess::profile::cli::bench_cli(),
         Command::Match(args) => z80chess::matchplay::cli(&args),
+        Command::Tablebase(args) => z80chess::tablebase::cli::cli(&args),
+        Command::EndgameTest(args) => z80chess::tablebase::endgame_test::cli(&args),
         Command::Roms { check } => {
             let root = if std::path::Path::new(z80chess::firmware::rom::MAIN).exists() {
                 PathBuf::from(".")

@@ -4,7 +4,7 @@ use super::generate::{self, verify};
 use super::store::{material_name, Store};
 use super::{Metric, TablebaseError, Val};
 use clap::{Args, Subcommand};
-use shakmaty::{san::San, Chess, Color, Position};
+use shakmaty::{san::SanPlus, Chess, Color, Position};
 use std::path::PathBuf;
 
 /// The default directory of tables (ignored by git).
@@ -165,10 +165,7 @@ fn run(args: &TablebaseArgs) -> Result<(), TablebaseError> {
             Ok(())
         }
         TbCommand::Probe { fen, common } => {
-            let pos = crate::firmware::parse_fen(fen).map_err(|e| TablebaseError::BadFen {
-                fen: fen.clone(),
-                why: e.to_string(),
-            })?;
+            let pos = super::store::chess_of(fen)?;
             let mut store = open_store(common);
             let name = material_name(&pos)?;
             store.table(&name)?;
@@ -249,7 +246,7 @@ pub fn verdict(pos: &Chess, v: Val, metric: Metric) -> String {
 pub fn move_values(store: &Store, pos: &Chess) -> Result<Vec<(String, Val)>, TablebaseError> {
     let mut out = Vec::new();
     for m in pos.legal_moves() {
-        let san = San::from_move(pos, m.clone()).to_string();
+        let san = SanPlus::from_move(pos.clone(), m.clone()).to_string();
         let v = if store.metric == Metric::Pawn && m.is_promotion() {
             Val::Win(1)
         } else {

@@ -1,6 +1,422 @@
-//! placeholder
-#[derive(clap::Args, Debug)]
-pub struct EndgameTestArgs {}
-pub fn cli(_a: &EndgameTestArgs) -> Result<(), String> {
+//! `z80chess endgame-test`: the Z80 engine plays the side to move in positions drawn at
+//! random from a table, against the tablebase's perfect replies.
+//!
+//! - **win** positions (the engine's side wins): it must mate, or reach a sub-ending (after
+//!   a capture or promotion) that it still wins, within the 50-move rule (repetitions are
+//!   not claimed: the 1978 program knows none); a move after which the table no longer
+//!   says "win" throws the result away.
+//! - **draw** positions where it defends (the side to move draws, and at least one of its
+//!   moves loses): it must not lose; the game is held at the 50-move rule, a change of
+//!   material that keeps the draw, or after 200 plies.
+//!
+//! The tablebase's side plays its best move by the table (the longest loss when losing);
+//! among equal moves it picks the one that leaves the engine the most losing replies, then
+//! at random (seeded), so that the test probes the engine's weak spots.
+
+use super::cli::DEFAULT_DIR;
+use super::store::{material_name, Store};
+use super::{generate, men, Metric, TablebaseError, Val};
+use crate::firmware::{sargon, Build, Engine};
+use crate::machine::PERIOD_HZ;
+use shakmaty::{san::SanPlus, Chess, Color, Move, Position};
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct EndgameTestArgs {
+    /// The ending (e.g. KQK, KRK, KPK, KPKP).
+    pub name: String,
+    /// Which firmware plays.
+    #[arg(long, value_enum, default_value_t = Build::Article)]
+    pub build: Build,
+    /// Look-ahead in plies (1-8).
+    #[arg(long, default_value_t = 2)]
+    pub level: u8,
+    /// Games per class (wins to convert, draws to hold).
+    #[arg(long, default_value_t = 20)]
+    pub games: usize,
+    /// Seed of the position draw.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Where tables are kept (built there if missing).
+    #[arg(long, default_value = DEFAULT_DIR)]
+    pub dir: PathBuf,
+    /// List every game.
+    #[arg(long, short)]
+    pub verbose: bool,
+}
+
+/// A small, seeded random source (xorshift64*).
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Class {
+    Win,
+    Draw,
+}
+
+/// A move that threw a result away.
+#[derive(Clone, Debug)]
+pub struct Throw {
+    pub fen: String,
+    pub san: String,
+    pub before: Val,
+    pub after: Val,
+}
+
+/// One game.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub class: Class,
+    pub start: String,
+    pub start_value: Val,
+    pub passed: bool,
+    /// How it ended, in words.
+    pub end: String,
+    pub throw: Option<Throw>,
+    pub engine_moves: u32,
+    pub engine_tstates: u64,
+}
+
+/// Everything `endgame-test` measured.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    pub games: Vec<Game>,
+}
+
+impl Report {
+    pub fn count(&self, class: Class) -> (usize, usize) {
+        let g: Vec<&Game> = self.games.iter().filter(|g| g.class == class).collect();
+        (g.iter().filter(|g| g.passed).count(), g.len())
+    }
+    pub fn passed(&self) -> usize {
+        self.games.iter().filter(|g| g.passed).count()
+    }
+    pub fn failed(&self) -> usize {
+        self.games.len() - self.passed()
+    }
+    pub fn tstates_per_move(&self) -> f64 {
+        let m: u64 = self.games.iter().map(|g| g.engine_moves as u64).sum();
+        let t: u64 = self.games.iter().map(|g| g.engine_tstates).sum();
+        if m == 0 {
+            0.0
+        } else {
+            t as f64 / m as f64
+        }
+    }
+}
+
+/// Draw a position of `class` uniformly from the table (rejection sampling).
+fn sample(store: &Store, name: &str, class: Class, rng: &mut Rng) -> Result<Chess, TablebaseError> {
+    let t = store.loaded(name).expect("the table is loaded");
+    let l = &t.layout;
+    for _ in 0..10_000_000 {
+        let idx = rng.below(t.data.len());
+        let Some(v) = t.get(idx) else { continue };
+        let ok = match class {
+            Class::Win => v.is_win(),
+            Class::Draw => v == Val::Draw,
+        };
+        if !ok {
+            continue;
+        }
+        let (stm, sq, ep) = l.decode(idx).expect("a stored position decodes");
+        let fen = men::fen(&l.men(&sq), stm, generate::ep_target(l, &sq, ep));
+        let pos = super::store::chess_of(&fen)?;
+        if class == Class::Draw {
+            // it must have something to defend: a move that loses
+            let mut defend = false;
+            for m in pos.legal_moves() {
+                if value_after(store, &pos, &m)?.is_loss() {
+                    defend = true;
+                    break;
+                }
+            }
+            if !defend {
+                continue;
+            }
+        }
+        return Ok(pos);
+    }
+    Err(TablebaseError::Usage(format!(
+        "{name} has no such positions"
+    )))
+}
+
+/// The value for the mover of playing `m` in `pos`.
+fn value_after(store: &Store, pos: &Chess, m: &Move) -> Result<Val, TablebaseError> {
+    let mut after = pos.clone();
+    after.play_unchecked(m.clone());
+    Ok(store.probe(&after)?.before())
+}
+
+/// The tablebase's move: best by the table; among equals, the one leaving the most losing
+/// replies, then at random.
+fn table_move(store: &Store, pos: &Chess, rng: &mut Rng) -> Result<Move, TablebaseError> {
+    let mut best: Vec<(Move, i32)> = Vec::new();
+    let mut best_rank = i32::MIN;
+    for m in pos.legal_moves() {
+        let r = value_after(store, pos, &m)?.rank();
+        if r > best_rank {
+            best.clear();
+            best_rank = r;
+        }
+        if r == best_rank {
+            best.push((m, 0));
+        }
+    }
+    if best.len() > 1 {
+        for (m, traps) in best.iter_mut() {
+            let mut after = pos.clone();
+            after.play_unchecked(m.clone());
+            let now = store.probe(&after)?;
+            for reply in after.legal_moves() {
+                if value_after(store, &after, &reply)?.rank() < now.rank() {
+                    *traps += 1;
+                }
+            }
+        }
+        let most = best.iter().map(|(_, t)| *t).max().unwrap_or(0);
+        best.retain(|(_, t)| *t == most);
+    }
+    let k = rng.below(best.len());
+    Ok(best.swap_remove(k).0)
+}
+
+fn material(pos: &Chess) -> usize {
+    pos.board().occupied().count()
+}
+
+fn key(pos: &Chess) -> String {
+    let f = shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string();
+    f.split(' ').take(4).collect::<Vec<_>>().join(" ")
+}
+
+/// Play one game from `start`, the engine moving first.
+pub fn play_game(
+    store: &Store,
+    engine: &mut Engine,
+    level: u8,
+    class: Class,
+    start: Chess,
+    rng: &mut Rng,
+) -> Result<Game, TablebaseError> {
+    let start_fen = key(&start);
+    let start_value = store.probe(&start)?;
+    let us = start.turn();
+    let mut g = Game {
+        class,
+        start: start_fen,
+        start_value,
+        passed: false,
+        end: String::new(),
+        throw: None,
+        engine_moves: 0,
+        engine_tstates: 0,
+    };
+    let mut pos = start;
+    let mut seen: HashMap<String, u32> = HashMap::new();
+    let mut plies = 0;
+    let pieces0 = material(&pos);
+    loop {
+        if pos.is_checkmate() {
+            g.passed = pos.turn() != us;
+            g.end = if g.passed { "mates" } else { "is mated" }.into();
+            return Ok(g);
+        }
+        if pos.is_stalemate() {
+            g.passed = class == Class::Draw;
+            g.end = "stalemate".into();
+            return Ok(g);
+        }
+        if material(&pos) != pieces0 {
+            // a capture or a promotion: the sub-ending's verdict decides
+            let v = store.probe(&pos)?;
+            let ours = if pos.turn() == us { v } else { v.before_turn() };
+            g.passed = match class {
+                Class::Win => ours.is_win(),
+                Class::Draw => !ours.is_loss(),
+            };
+            g.end = format!(
+                "{} reached ({ours} for the engine's side)",
+                material_name(&pos)?
+            );
+            return Ok(g);
+        }
+        if pos.halfmoves() >= 100 {
+            g.passed = class == Class::Draw;
+            let reps = seen.values().filter(|&&n| n >= 3).count();
+            g.end = if reps > 0 {
+                format!("50-move rule ({reps} positions seen three times or more)")
+            } else {
+                "50-move rule".into()
+            };
+            return Ok(g);
+        }
+        // repetitions are counted, not ended on: the bound is the 50-move rule
+        *seen.entry(key(&pos)).or_insert(0) += 1;
+        if plies >= 200 {
+            g.passed = class == Class::Draw;
+            g.end = "200 plies".into();
+            return Ok(g);
+        }
+        let m = if pos.turn() == us {
+            let before = store.probe(&pos)?;
+            sargon::load(engine, &pos)?;
+            let r = engine.search(level, false)?;
+            g.engine_moves += 1;
+            g.engine_tstates += r.tstates;
+            let m = r.best.to_move(&pos).ok_or_else(|| {
+                TablebaseError::Position(format!(
+                    "the engine's move {} is not legal in {}",
+                    r.best.uci(),
+                    key(&pos)
+                ))
+            })?;
+            let after = value_after(store, &pos, &m)?;
+            let thrown = match class {
+                Class::Win => !after.is_win(),
+                Class::Draw => after.is_loss(),
+            };
+            if thrown {
+                g.throw = Some(Throw {
+                    fen: key(&pos),
+                    san: SanPlus::from_move(pos.clone(), m.clone()).to_string(),
+                    before,
+                    after,
+                });
+                g.passed = false;
+                g.end = format!("threw it away ({before} -> {after})");
+                return Ok(g);
+            }
+            m
+        } else {
+            table_move(store, &pos, rng)?
+        };
+        pos.play_unchecked(m);
+        plies += 1;
+    }
+}
+
+/// Run the bench: `games` positions per class.
+pub fn run(
+    store: &mut Store,
+    name: &str,
+    build: Build,
+    level: u8,
+    games: usize,
+    seed: u64,
+    mut progress: impl FnMut(&Game),
+) -> Result<Report, TablebaseError> {
+    if !(1..=8).contains(&level) {
+        return Err(TablebaseError::Usage(format!(
+            "level {level}: the firmware searches 1 to 8 plies"
+        )));
+    }
+    if store.metric != Metric::Dtm {
+        return Err(TablebaseError::Usage(
+            "endgame-test plays by the dtm tables".into(),
+        ));
+    }
+    let t = store.table(name)?;
+    let name = t.layout.name.clone();
+    let mut engine = Engine::new(build)?;
+    let mut rng = Rng::new(seed);
+    let mut report = Report::default();
+    for class in [Class::Win, Class::Draw] {
+        for _ in 0..games {
+            let pos = sample(store, &name, class, &mut rng)?;
+            let g = play_game(store, &mut engine, level, class, pos, &mut rng)?;
+            progress(&g);
+            report.games.push(g);
+        }
+    }
+    Ok(report)
+}
+
+pub fn cli(args: &EndgameTestArgs) -> Result<(), String> {
+    let mut store = Store::new(&args.dir, Metric::Dtm);
+    store.verbose = true;
+    let verbose = args.verbose;
+    let report = run(
+        &mut store,
+        &args.name,
+        args.build,
+        args.level,
+        args.games,
+        args.seed,
+        |g| {
+            if verbose {
+                println!(
+                    "{:5} {} {:50} {} — {}",
+                    match g.class {
+                        Class::Win => "win",
+                        Class::Draw => "draw",
+                    },
+                    if g.passed { "ok  " } else { "FAIL" },
+                    g.start,
+                    g.start_value,
+                    g.end
+                );
+            }
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    let name = store
+        .table(&args.name)
+        .map_err(|e| e.to_string())?
+        .layout
+        .name
+        .clone();
+    println!(
+        "endgame-test {name}: build {}, level {}, seed {}",
+        args.build, args.level, args.seed
+    );
+    let (c, n) = report.count(Class::Win);
+    println!("wins to convert: {c} converted of {n}");
+    let (h, n) = report.count(Class::Draw);
+    println!("draws to hold:   {h} held of {n}");
+    let failed: Vec<&Game> = report.games.iter().filter(|g| !g.passed).collect();
+    if !failed.is_empty() {
+        println!("failed games:");
+        for g in &failed {
+            match &g.throw {
+                Some(t) => println!("  {}  {}: {} -> {}", t.fen, t.san, t.before, t.after),
+                None => println!("  {}  ({}): {}", g.start, g.start_value, g.end),
+            }
+        }
+    }
+    let t = report.tstates_per_move();
+    let moves: u32 = report.games.iter().map(|g| g.engine_moves).sum();
+    println!(
+        "T-states per engine move: {:.0} ({:.2} s at 2 MHz) over {moves} moves",
+        t,
+        t / PERIOD_HZ as f64
+    );
+    println!("{} passed, {} failed", report.passed(), report.failed());
     Ok(())
+}
+
+/// The engine's side of a position, for messages.
+pub fn side_name(c: Color) -> &'static str {
+    if c == Color::White {
+        "White"
+    } else {
+        "Black"
+    }
 }

@@ -74,6 +74,34 @@ pub fn children(
     Ok(buf.len())
 }
 
+/// The indices of the successors within the table (moves that neither capture nor promote),
+/// without sub-tables: for checking the un-move generator against the move generator.
+pub fn successors_in_table(
+    l: &Layout,
+    stm: u8,
+    sq: &[u8; MAX_MEN],
+    ep: usize,
+    buf: &mut Vec<RawMove>,
+    out: &mut Vec<usize>,
+) {
+    out.clear();
+    legal_moves(&l.men(sq), stm, ep, buf);
+    for m in buf.iter() {
+        if m.capture == usize::MAX && m.promo == 0 {
+            let mut s2 = *sq;
+            s2[m.i] = m.to;
+            let ep2 = if m.double && ep_capturable(&l.men(&s2), m.i, stm) {
+                m.i
+            } else {
+                usize::MAX
+            };
+            out.push(l.index(stm ^ 1, &s2, ep2));
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+}
+
 /// The predecessors (by un-moves within the table) of a position, as indices.
 pub fn predecessors(l: &Layout, stm: u8, sq: &[u8; MAX_MEN], ep: usize, out: &mut Vec<usize>) {
     out.clear();

@@ -108,6 +108,14 @@ impl Val {
             Val::Loss(d) => Some(d as u32 / 2),
         }
     }
+    /// The same verdict for the other side (not to move): a win for one is a loss for the other.
+    pub fn before_turn(self) -> Val {
+        match self {
+            Val::Draw => Val::Draw,
+            Val::Win(d) => Val::Loss(d),
+            Val::Loss(d) => Val::Win(d),
+        }
+    }
     pub fn is_win(self) -> bool {
         matches!(self, Val::Win(_))
     }

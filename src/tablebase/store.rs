@@ -329,3 +329,21 @@ pub fn men_of(pos: &Chess) -> Result<(Men, u8, usize), TablebaseError> {
     }
     Ok((men, stm, ep))
 }
+
+/// A position from a FEN, as the tables see it: a check no last move could give (two
+/// bishops, say) is still a position of the table, so shakmaty's "impossible check" is let
+/// through; any other fault is named.
+pub fn chess_of(fen: &str) -> Result<Chess, TablebaseError> {
+    let bad = |why: String| TablebaseError::BadFen {
+        fen: fen.to_string(),
+        why,
+    };
+    let parsed: shakmaty::fen::Fen = fen
+        .trim()
+        .parse()
+        .map_err(|e: shakmaty::fen::ParseFenError| bad(e.to_string()))?;
+    parsed
+        .into_position::<Chess>(shakmaty::CastlingMode::Standard)
+        .or_else(shakmaty::PositionError::ignore_impossible_check)
+        .map_err(|e| bad(e.to_string()))
+}
