@@ -345,3 +345,21 @@ fn endgame_test_kqk_article_level_2() {
         .all(|g| g.engine_moves > 0 && g.engine_tstates > 0));
     assert!(r.passed() + r.failed() == 16);
 }
+
+#[test]
+fn hint_reads_built_tables_and_never_builds() {
+    let dir = {
+        let s = store().lock().unwrap_or_else(|e| e.into_inner());
+        s.dir.clone()
+    };
+    let h = z80chess::tablebase::cli::hint(&fen("k7/8/1K6/8/8/8/8/7R w - - 0 1"), &dir);
+    assert_eq!(
+        h,
+        "tablebase KRK: White wins: mate in 1 (1 plies); best: Rh8#"
+    );
+    let h = z80chess::tablebase::cli::hint(&fen("8/8/8/4k3/8/8/3p4/3QK3 w - - 0 1"), &dir);
+    assert!(h.starts_with("no table for KQKP"), "{h}");
+    assert!(!dir.join("KQKP.dtm").exists(), "hint built a table");
+    let h = z80chess::tablebase::cli::hint(&Chess::default(), &dir);
+    assert!(h.contains("32 men"), "{h}");
+}

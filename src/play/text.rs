@@ -35,7 +35,7 @@ COMMANDS:
   LEVEL n        LOOK AHEAD 1-6          BUILD b    ARTICLE OR 1978
   FEN f          SET UP A POSITION       RESIGN     GIVE UP THIS GAME
   SAVE file      WRITE THE GAME AS PGN   LOAD file  READ A PGN GAME
-  QUIT           LEAVE";
+  HINT           THE TABLEBASE'S VERDICT QUIT       LEAVE";
 
 struct Session<'a> {
     opts: TextOptions,
@@ -218,6 +218,13 @@ impl Session<'_> {
         match word.to_ascii_uppercase().as_str() {
             "HELP" | "?" => self.say(HELP)?,
             "BOARD" => self.board()?,
+            "HINT" => {
+                let h = crate::tablebase::cli::hint(
+                    self.game.pos(),
+                    std::path::Path::new(crate::tablebase::cli::DEFAULT_DIR),
+                );
+                self.say(&h)?
+            }
             "FLIP" => {
                 self.flipped = !self.flipped;
                 self.board()?;

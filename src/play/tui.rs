@@ -71,6 +71,7 @@ const HELP: &[&str] = &[
     "  fen <FEN>       set up a position",
     "  save <file>     write the game as PGN",
     "  load <file>     read a PGN game",
+    "  hint            the tablebase's verdict",
     "  resign, ascii, help, quit",
     "Keys: F1 help  F2 new  F3 flip  F4 undo",
     "  F5/Space move now  F6 switch  Esc quit",
@@ -309,6 +310,13 @@ impl App {
             "new" => self.new_game(),
             "undo" | "takeback" => self.undo(),
             "flip" => self.flipped = !self.flipped,
+            "hint" => {
+                let h = crate::tablebase::cli::hint(
+                    self.game.pos(),
+                    std::path::Path::new(crate::tablebase::cli::DEFAULT_DIR),
+                );
+                self.say(h)
+            }
             "ascii" => self.ascii = !self.ascii,
             "switch" | "go" => {
                 self.abandon();

@@ -285,3 +285,40 @@ pub fn describe(store: &Store, pos: &Chess, all: bool) -> Result<String, Tableba
     }
     Ok(s)
 }
+
+/// The `hint` of `play`: the verdict of `pos` when its material is in a table already built
+/// in `dir` (never builds one: that can take minutes), else why there is none.
+pub fn hint(pos: &Chess, dir: &std::path::Path) -> String {
+    let name = match material_name(pos) {
+        Ok(n) => n,
+        Err(e) => return format!("no table: {e}"),
+    };
+    if name == "KK" {
+        return "tablebase: draw (two bare kings)".into();
+    }
+    let mut store = Store::new(dir, Metric::Dtm);
+    match store.open(&name) {
+        Ok(Some(_)) => {}
+        Ok(None) => return format!(
+            "no table for {name} in {} (hint does not build one: z80chess tablebase build {name})",
+            dir.display()
+        ),
+        Err(e) => return format!("no table: {e}"),
+    }
+    let v = match store.probe(pos) {
+        Ok(v) => v,
+        Err(e) => return format!("no table: {e}"),
+    };
+    let mut s = format!("tablebase {name}: {}", verdict(pos, v, Metric::Dtm));
+    if let Ok(moves) = move_values(&store, pos) {
+        if let Some((_, best)) = moves.first() {
+            let b: Vec<&str> = moves
+                .iter()
+                .filter(|(_, x)| x == best)
+                .map(|(m, _)| m.as_str())
+                .collect();
+            s += &format!("; best: {}", b.join(" "));
+        }
+    }
+    s
+}
