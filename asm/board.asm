@@ -69,7 +69,11 @@ INITBD: LD      HL,INIPOS
 ; LOADST: the board from the 64 bytes at STAGE; kings and queens found
 ; (ROYALT); history emptied; LASTMV = SETDUM (which the caller filled).
 ;   clobbers: all
-LOADST: LD      HL,BOARD
+LOADST:
+        IF      BUILD == B_FULL
+        CALL    STDPOS          ; the game begins at the initial position?
+        ENDIF
+        LD      HL,BOARD
         LD      B,120
         LD      A,OFFB
 .f:     LD      (HL),A
@@ -97,6 +101,29 @@ LOADST: LD      HL,BOARD
         XOR     A
         LD      (OVFLW),A
         RET
+
+        IF      BUILD == B_FULL
+; STDPOS: GAMSTD = 1 if STAGE holds the initial position and White is to move
+; (the parameter block follows the game's first move: params.asm).
+;   clobbers: A, BC, DE, HL
+STDPOS: XOR     A
+        LD      (GAMSTD),A
+        LD      A,(COLOR)
+        OR      A
+        RET     NZ
+        LD      HL,INIPOS
+        LD      DE,STAGE
+        LD      B,64
+.c:     LD      A,(DE)
+        CP      (HL)
+        RET     NZ
+        INC     HL
+        INC     DE
+        DJNZ    .c
+        LD      A,1
+        LD      (GAMSTD),A
+        RET
+        ENDIF
 
 ; ROYALT: POSK and POSQ from a scan of the board (queens: the last found).
 ;   clobbers: A, BC, DE, HL

@@ -38,6 +38,9 @@
 ;   'Y' piece a[14]     XCHNG on a given attacker array -> 00 residue
 ;   'O' n               set the move number (1: the opening book answers) -> 00
 ;   'G' level flags     search (search.asm has the reply) -> 00 ...
+;   'Q'                 static evaluation, term by term (points.asm, CEVAL)
+;   'W' blk off n b[n]  full build: write a stored parameter block (params.asm)
+;   'V' blk off n       full build: read one -> 00 b[n]
 ;
 ; ERROR CODES
 ENOMOVE EQU     01h             ; the move is not one of the position's moves
@@ -52,7 +55,8 @@ ECHECK  EQU     09h             ; set-up: the side not to move is in check
 EDEPTH  EQU     0Ah             ; perft: depth beyond PMAXD
 EOVFLW  EQU     0Bh             ; a move list overflowed MLIST (or the stack STKLIM)
 ESQUARE EQU     0Dh             ; not a square of the board
-; (search.asm: ENOLEGL 0Eh, the side to move has no legal move)
+; (search.asm: ENOLEGL 0Eh, the side to move has no legal move;
+;  params.asm: EBADPRM 10h, a parameter block or range that does not exist)
 EUNKNWN EQU     0FFh            ; unknown command (the byte follows)
 ; ===========================================================================
 
@@ -146,6 +150,14 @@ CMDTAB: DB      'I'
         DW      CMOVNO
         DB      'G'
         DW      CSRCH
+        DB      'Q'
+        DW      CEVAL
+        IF      BUILD == B_FULL
+        DB      'W'
+        DW      CPARW
+        DB      'V'
+        DW      CPARV
+        ENDIF
         DB      0
 
 CIDENT: CALL    PUTOK

@@ -5,7 +5,8 @@
 ; Written for this project in the manner of the Spracklens' Sargon (1978);
 ; none of the original code is reproduced.
 ;
-; MEMORY MAP (16 KiB ROM, 8 KiB RAM; everything else is unmapped)
+; MEMORY MAP (16 KiB ROM, 8 KiB RAM; everything else is unmapped in the
+; period builds; the full build's machine adds the expansion below)
 ;
 ;   0000h-3FFFh  ROM   code and constant tables
 ;   4000h-40FFh  RAM   BOARD: the 10x12 mailbox, one page, so H = BOARD>>8
@@ -14,11 +15,17 @@
 ;   4200h-46FFh  RAM   HIST: the game's moves, 6-byte entries (213 plies)
 ;   4700h-5AFFh  RAM   MLIST: move lists of all plies, stacked (853 entries)
 ;   5B00h-5FFFh  RAM   the stack (1.25 KiB, grows down from 6000h)
+;   full build only (a plug-in expansion, as period chess computers took):
+;   8000h-BFFFh  ROM   window onto expansion ROM page 0-3 (port PPAGE)
+;   C000h-FFFFh  RAM   16 KiB expansion RAM (XRAM):
+;                      C000h-C1FFh the parameter blocks (params.asm)
+;                      C200h-C3FFh the full build's variables (vars.asm)
 ;
 ; The host talks to the firmware only through the ports of io.asm.
 ;
 ; BUILD SWITCHES (assemble with -D NAME=VALUE)
-;   BUILD       1 = article (default), 2 = 1978
+;   BUILD       1 = article (default), 2 = 1978, 3 = full (the article's
+;               program with 16-bit scores and parameter blocks)
 ; ===========================================================================
 
         IFNDEF BUILD
@@ -27,6 +34,8 @@ BUILD   EQU     1
 
 B_ARTICLE EQU   1
 B_1978    EQU   2
+B_FULL    EQU   3
+XRAM      EQU   0C000h          ; full build: the expansion RAM
 
 ROMTOP  EQU     4000h           ; first byte after the ROM
 RAMBOT  EQU     4000h
@@ -58,6 +67,10 @@ NMI:    RETN
 
         ORG     0080h
 START:  CALL    CLRRAM
+        IF      BUILD == B_FULL
+        CALL    XRAMCL
+        CALL    PRMRST
+        ENDIF
         CALL    INITBD
         JP      CMDLP
 
@@ -80,6 +93,9 @@ CLRRAM: LD      HL,RAMBOT
         INCLUDE "xchng.asm"
         INCLUDE "points.asm"
         INCLUDE "search.asm"
+        IF      BUILD == B_FULL
+        INCLUDE "params.asm"
+        ENDIF
 
 ROMEND:
         IF      ROMEND > ROMTOP

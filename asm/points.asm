@@ -25,6 +25,15 @@
 ;   both: Bc = board control change clamped to +-6; S is White's view;
 ;   VALM = 80h - S after a White move, 80h + S after a Black one: a higher
 ;   VALM is better for the side now to move. 0 is reserved for "illegal".
+;   full: the article's rules in signed words, 256 = a pawn, every weight
+;   from the parameter block (params.asm): M = sum of P_PAWN..P_QUEEN
+;   (change from the root, clamped to +-P_MCLAMP); lost = PTSL * P_XLOST;
+;   won = PTSW2 * P_XWON; (M + won - lost) clamped to +-P_SCLAMP; Bc =
+;   BRDC * P_BCSQ + development (P_DV...) change, clamped to +-P_BCCLMP.
+;   VALMW = -S after a White move, +S after a Black one, and each term is
+;   left in BRKDN (vars.asm). The entry's score byte (SORTM's key) is
+;   VALMW/32 + 80h kept within 1..255: with the default block exactly the
+;   article's VALM, so the two builds order and choose alike.
 ;
 ; cost: one ATTACK per square (64) plus an XCHNG per occupied square.
 ; ===========================================================================
@@ -39,6 +48,13 @@ POINTS: LD      HL,NEVAL
 .clr:   LD      (HL),A
         INC     HL
         DJNZ    .clr
+        IF      BUILD == B_FULL
+        LD      (BKNBAT),A
+        LD      H,A
+        LD      L,A
+        LD      (MTRLW),HL
+        LD      (DEVW),HL
+        ENDIF
         IF      BUILD == B_1978
         ; The 1978 way: ATTACK on every square (board control), XCHNG on every
         ; occupied one.
@@ -138,7 +154,95 @@ POINTS: LD      HL,NEVAL
         XOR     A
         LD      (PTSW2),A
 .f1:
-        IF      BUILD == B_1978
+        IF      BUILD == B_FULL
+        LD      HL,(MTRLW)      ; M = material change, clamped
+        LD      DE,(MV0W)
+        OR      A
+        SBC     HL,DE
+        LD      (BK_MAT),HL
+        PUSH    HL
+        LD      DE,(P_MCLAMP)
+        CALL    CLAMPW
+        POP     DE
+        PUSH    HL
+        OR      A
+        SBC     HL,DE
+        LD      (BK_MCL),HL
+        LD      A,(PTSL)        ; lost, against the mover
+        LD      DE,(P_XLOST)
+        CALL    MULAW
+        LD      A,(COLOR)
+        OR      A
+        CALL    Z,NEGHL         ; (White's view)
+        LD      (BK_LOST),HL
+        POP     DE
+        ADD     HL,DE
+        PUSH    HL
+        LD      HL,0            ; won, for the mover, if two are threatened
+        LD      A,(PTSW1)
+        OR      A
+        JR      Z,.x1
+        LD      A,(PTSW2)
+        LD      DE,(P_XWON)
+        CALL    MULAW
+        LD      A,(COLOR)
+        OR      A
+        CALL    NZ,NEGHL
+.x1:    LD      (BK_WON),HL
+        POP     DE
+        ADD     HL,DE
+        PUSH    HL              ; clamped to +-P_SCLAMP
+        LD      DE,(P_SCLAMP)
+        CALL    CLAMPW
+        POP     DE
+        PUSH    HL
+        OR      A
+        SBC     HL,DE
+        LD      (BK_SCL),HL
+        LD      HL,(BC0W)       ; board control and development change
+        CALL    NEGHL
+        LD      (BK_BC0),HL
+        EX      DE,HL
+        CALL    BCNOW
+        ADD     HL,DE
+        PUSH    HL
+        LD      A,(PTSCK)       ; none if the piece just moved hangs
+        OR      A
+        JR      Z,.x2
+        LD      HL,0
+        JR      .x3
+.x2:    LD      DE,(P_BCCLMP)
+        CALL    CLAMPW
+.x3:    POP     DE
+        PUSH    HL
+        OR      A
+        SBC     HL,DE
+        LD      (BK_BCL),HL
+        POP     HL
+        POP     DE
+        ADD     HL,DE           ; S, White's view
+        LD      (BK_TOT),HL
+        LD      A,(COLOR)
+        OR      A
+        CALL    Z,NEGHL         ; the side now to move's view
+        LD      (VALMW),HL
+        PUSH    HL              ; the sort key: VALMW/32 + 80h, 1..255
+        LD      B,5
+.sh:    SRA     H
+        RR      L
+        DJNZ    .sh
+        LD      DE,127
+        CALL    CLAMPW
+        LD      A,L
+        ADD     A,80h
+        LD      (VALM),A
+        LD      HL,(LASTMV)
+        LD      DE,5
+        ADD     HL,DE
+        LD      (HL),A
+        POP     HL
+        RET
+        ELSEIF  BUILD == B_1978
         LD      A,(PTSL)        ; lost = PTSL - 1
         OR      A
         JR      Z,.f2
@@ -248,6 +352,11 @@ BATTLE: LD      D,A             ; D = the piece
         POP     DE
         POP     BC
         LD      E,A             ; E = its owner's loss
+        IF      BUILD == B_FULL
+        LD      A,(EVBRK)
+        OR      A
+        CALL    NZ,BKADD
+        ENDIF
         IF      BUILD == B_1978
         LD      A,D
         AND     7
@@ -308,7 +417,7 @@ BATTLE: LD      D,A             ; D = the piece
         ENDIF
         RET
 
-        IF      BUILD != B_1978
+        IF      BUILD != B_1978     ; article and full
 ATKMAP  EQU     BOARD+80h
 ; ATKMAP: in the board page, above the board: square s's byte is at
 ; BOARD+80h+s. Low nibble: White's attackers of s; high nibble: Black's.
@@ -356,7 +465,11 @@ PATK:   LD      E,0             ; E = squares attacked
         INC     E
         OR      A
         CALL    NZ,PMARK
-.ptail: LD      HL,MTRL         ; a pawn: MTRL += +-1, BRDC += +-squares
+.ptail:
+        IF      BUILD == B_FULL
+        JP      PDONE
+        ENDIF
+        LD      HL,MTRL         ; a pawn: MTRL += +-1, BRDC += +-squares
         BIT     7,D
         JR      NZ,.pbl
         INC     (HL)
@@ -554,6 +667,36 @@ PATK:   LD      E,0             ; E = squares attacked
 .p2:    CALL    PCAP2
 PDONE:  LD      A,D             ; MTRL += +-value, BRDC += +-squares
         AND     7
+        IF      BUILD == B_FULL
+        CP      KING            ; (full: MTRLW += +-P_value; kings cancel)
+        JR      Z,.bc
+        ADD     A,A
+        LD      L,A
+        LD      H,PRM >> 8
+        LD      A,(HL)
+        INC     L
+        LD      H,(HL)
+        LD      L,A
+        BIT     7,D
+        CALL    NZ,NEGHL
+        PUSH    DE
+        EX      DE,HL
+        LD      HL,(MTRLW)
+        ADD     HL,DE
+        LD      (MTRLW),HL
+        POP     DE
+.bc:    LD      HL,BRDC
+        LD      A,E
+        BIT     7,D
+        JR      Z,.bw
+        NEG
+.bw:    ADD     A,(HL)
+        LD      (HL),A
+        RET
+        IF      PRM & 0FFh
+        ERROR   "PRM must be page aligned"
+        ENDIF
+        ENDIF
         ADD     A,PVALUE & 0FFh
         LD      L,A
         LD      H,PVALUE >> 8
@@ -703,7 +846,8 @@ ONLINE: INC     B
         RET
         ENDIF
 
-; DEVEL: add the development term of piece A to BRDC (White's view).
+; DEVEL: add the development term of piece A to BRDC (White's view; the
+; full build: to DEVW, in words from the parameter block).
 ;   clobbers: A, B, HL
 DEVEL:  LD      B,A
         AND     7
@@ -719,6 +863,34 @@ DEVEL:  LD      B,A
         RET     NZ
 .major: BIT     3,B             ; moved early
         RET     Z
+        IF      BUILD == B_FULL
+        LD      A,(P_DVMNO)
+        LD      HL,MOVENO
+        CP      (HL)
+        RET     C
+        RET     Z
+        LD      HL,(P_DVMAJ)
+        JR      .addw
+.minor: BIT     3,B             ; not developed
+        RET     NZ
+        LD      HL,(P_DVMIN)
+        JR      .addw
+.king:  LD      HL,(P_DVCAS)
+        BIT     4,B             ; castled
+        JR      NZ,.addw
+        BIT     3,B             ; moved without castling
+        RET     Z
+        LD      HL,(P_DVKMV)
+.addw:  BIT     7,B             ; DEVW += +-weight
+        CALL    NZ,NEGHL
+        PUSH    DE
+        EX      DE,HL
+        LD      HL,(DEVW)
+        ADD     HL,DE
+        LD      (DEVW),HL
+        POP     DE
+        RET
+        ELSE
         LD      A,(MOVENO)
         CP      7
         RET     NC
@@ -734,6 +906,7 @@ DEVEL:  LD      B,A
         BIT     3,B             ; moved without castling
         RET     Z
         LD      A,-2
+        ENDIF
 .add:   BIT     7,B
         JR      Z,.w
         NEG
@@ -795,3 +968,195 @@ INC32:  INC     (HL)
         INC     HL
         INC     (HL)
         RET
+
+        IF      BUILD == B_FULL
+; ---------------------------------------------------------------------------
+; Word arithmetic of the full build's POINTS.
+; ---------------------------------------------------------------------------
+
+; BCNOW: HL = BRDC * P_BCSQ + DEVW, board control and development in White's
+; view; BK_BC and BK_DEV set.   keeps: DE   clobbers: A, B
+BCNOW:  PUSH    DE
+        LD      A,(BRDC)
+        LD      DE,(P_BCSQ)
+        CALL    MULSW
+        LD      (BK_BC),HL
+        LD      DE,(DEVW)
+        LD      (BK_DEV),DE
+        ADD     HL,DE
+        POP     DE
+        RET
+
+; MULAW: HL = A * DE (A unsigned; the word product, modulo 2^16).
+;   clobbers: A, B   cost: about 330 T
+MULAW:  LD      HL,0
+        LD      B,8
+.l:     ADD     HL,HL
+        RLA
+        JR      NC,.n
+        ADD     HL,DE
+.n:     DJNZ    .l
+        RET
+
+; MULSW: HL = A * DE, A signed.   clobbers: A, B
+MULSW:  OR      A
+        JP      P,MULAW
+        NEG
+        CALL    MULAW
+        ; fall into NEGHL
+
+; NEGHL: HL = -HL.   clobbers: A
+NEGHL:  XOR     A
+        SUB     L
+        LD      L,A
+        SBC     A,A
+        SUB     H
+        LD      H,A
+        RET
+
+; CLAMPW: HL clamped to -DE..DE (DE >= 0).   clobbers: A
+CLAMPW: BIT     7,H
+        JR      NZ,.neg
+        PUSH    HL
+        OR      A
+        SBC     HL,DE
+        POP     HL
+        RET     C               ; HL < DE
+        LD      H,D
+        LD      L,E
+        RET
+.neg:   PUSH    HL
+        ADD     HL,DE
+        POP     HL
+        RET     C               ; HL >= -DE
+        XOR     A
+        SUB     E
+        LD      L,A
+        SBC     A,A
+        SUB     D
+        LD      H,A
+        RET
+
+; BKADD: list the battle on square C (piece D, residue E) for 'Q'.
+;   keeps: all but A, F
+BKADD:  PUSH    HL
+        LD      HL,BKNBAT
+        LD      A,(HL)
+        CP      32
+        JR      NC,.x
+        INC     (HL)
+        PUSH    DE
+        LD      E,A
+        ADD     A,A
+        ADD     A,E
+        LD      E,A
+        LD      D,0
+        LD      HL,BKBAT
+        ADD     HL,DE
+        POP     DE
+        LD      (HL),C
+        INC     HL
+        LD      (HL),D
+        INC     HL
+        LD      (HL),E
+.x:     POP     HL
+        RET
+        ENDIF
+
+; ---------------------------------------------------------------------------
+; CEVAL: 'Q' -> 00 t0[4] t1[4] MTRL BRDC PTSL PTSW1 PTSW2 PTSCK VALM, and in
+; the full build then BRKDN[20] n (square piece residue)*n.
+; The static evaluation of the position as it stands: POINTS as if the side
+; not to move had just moved (a dummy last move, no piece just moved) and the
+; root were empty (MV0 = BC0 = 0, so the terms are absolute). t0 and t1 are
+; the clock port (PCLK) read before PINFND and after POINTS.
+; ---------------------------------------------------------------------------
+CEVAL:
+        IF      BUILD == B_FULL
+        CALL    SELPRM
+        LD      A,1
+        LD      (EVBRK),A
+        LD      HL,0
+        LD      (MV0W),HL
+        LD      (BC0W),HL
+        ENDIF
+        XOR     A
+        LD      (MV0),A
+        LD      (BC0),A
+        LD      HL,EVDUM
+        LD      B,6
+.z:     LD      (HL),A
+        INC     HL
+        DJNZ    .z
+        LD      HL,(LASTMV)
+        PUSH    HL
+        LD      HL,EVDUM
+        LD      (LASTMV),HL
+        CALL    FLIP            ; as if the other side had just moved
+        LD      HL,EVT0
+        CALL    CLOCK
+        CALL    PINFND
+        CALL    POINTS
+        LD      HL,EVT1
+        CALL    CLOCK
+        CALL    FLIP
+        POP     HL
+        LD      (LASTMV),HL
+        IF      BUILD == B_FULL
+        XOR     A
+        LD      (EVBRK),A
+        ENDIF
+        CALL    PUTOK
+        LD      HL,EVT0
+        LD      B,8
+        CALL    PUTN
+        LD      HL,MTRL
+        LD      B,6
+        CALL    PUTN
+        LD      A,(VALM)
+        CALL    PUTB
+        IF      BUILD == B_FULL
+        LD      HL,BRKDN
+        LD      B,BKSIZE
+        CALL    PUTN
+        LD      A,(BKNBAT)
+        CALL    PUTB
+        OR      A
+        RET     Z
+        LD      B,A
+        ADD     A,A
+        ADD     A,B
+        LD      B,A
+        LD      HL,BKBAT
+        ENDIF
+        ; fall into PUTN (period builds: with B = 0 it sends 256 bytes, so
+        ; they return first)
+        IF      BUILD != B_FULL
+        RET
+        ENDIF
+
+; PUTN: send the B bytes at HL (B = 1..255).   clobbers: A, B, HL
+PUTN:   LD      A,(HL)
+        CALL    PUTB
+        INC     HL
+        DJNZ    PUTN
+        RET
+
+; CLOCK: the clock port's T-state counter, low 4 bytes, to HL[0..3].
+;   clobbers: A, HL
+CLOCK:  IN      A,(PCLK)        ; (latches all six bytes)
+        LD      (HL),A
+        INC     HL
+        IN      A,(PCLK+1)
+        LD      (HL),A
+        INC     HL
+        IN      A,(PCLK+2)
+        LD      (HL),A
+        INC     HL
+        IN      A,(PCLK+3)
+        LD      (HL),A
+        RET
+
+EVDUM   EQU     STAGE           ; 6  'Q': the dummy last move (STAGE is free
+EVT0    EQU     STAGE+8         ; 4       outside a set-up)
+EVT1    EQU     STAGE+12        ; 4

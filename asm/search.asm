@@ -113,7 +113,14 @@ SRTHD   EQU     VARS+0E0h       ; 2  SORTM: the sorted list's head (a link cell)
 SRTCUR  EQU     VARS+0E2h       ; 2  SORTM: the entry being placed
 SRTEND  EQU     VARS+0E4h       ; 2  SORTM: one past the last entry
 BOOKE   EQU     VARS+0E8h       ; 6  the book move, as an entry
+        IF      BUILD != B_FULL
 BESTMV  EQU     VARS+0F0h       ; 4  the last completed depth's move: from to promo score
+BMLEN   EQU     4
+        ELSE
+BMLEN   EQU     5               ; (vars.asm: from to promo score-word)
+MATE    EQU     32000           ; a mate in n plies scores MATE - n
+MATEMIN EQU     MATE-64         ; ... so a score above this is a mate
+        ENDIF
 ITDEP   EQU     VARS+0F4h       ; 1  iterative deepening: the depth searched
 SLEVEL  EQU     VARS+0F5h       ; 1  the search command's level
 SFLAGS  EQU     VARS+0F6h       ; 1  its flags (bit 0: iterate, reporting each depth)
@@ -126,6 +133,21 @@ FNDMOV: LD      A,(MOVENO)
         JP      Z,BOOK
         LD      HL,0
         LD      (BESTM),HL
+        IF      BUILD == B_FULL
+        LD      HL,SCOREW       ; every ply's best: -32768, below any score
+        LD      B,16
+.z:     LD      (HL),0
+        INC     HL
+        LD      (HL),80h
+        INC     HL
+        DJNZ    .z
+        CALL    PINFND          ; the root's material and board control
+        CALL    POINTS
+        LD      HL,(MTRLW)
+        LD      (MV0W),HL
+        CALL    BCNOW
+        LD      (BC0W),HL
+        ELSE
         LD      HL,SCORE
         LD      B,16
         XOR     A
@@ -138,6 +160,7 @@ FNDMOV: LD      A,(MOVENO)
         LD      (BC0),A
         LD      A,(MTRL)
         LD      (MV0),A
+        ENDIF
         LD      A,1
         JP      SRCH
 
@@ -243,13 +266,22 @@ SRCH:   PUSH    IX
         LD      (LASTMV),HL
         CALL    PINFND
         CALL    POINTS
+        IF      BUILD == B_FULL
+        PUSH    HL              ; VALMW
+        ELSE
         PUSH    AF
+        ENDIF
         LD      L,(IX+F_LAST)
         LD      H,(IX+F_LAST+1)
         LD      (LASTMV),HL
         CALL    UNMK
+        IF      BUILD == B_FULL
+        POP     HL
+        JP      .fm37
+        ELSE
         POP     AF
         JR      .fm37
+        ENDIF
 .desc:  LD      (IX+F_MATE),1
         LD      L,(IX+F_ENTRY)
         LD      H,(IX+F_ENTRY+1)
@@ -259,7 +291,22 @@ SRCH:   PUSH    IX
         JR      NZ,.d1
         LD      HL,MOVENO
         INC     (HL)
-.d1:    LD      HL,SCORE        ; SCORE[n+1] = SCORE[n-1]
+.d1:
+        IF      BUILD == B_FULL
+        LD      A,(IX+F_PLY)    ; SCOREW[n+1] = SCOREW[n-1]
+        DEC     A
+        CALL    SCADR
+        LD      E,(HL)
+        INC     L
+        LD      D,(HL)
+        INC     L
+        INC     L
+        INC     L
+        LD      (HL),E
+        INC     L
+        LD      (HL),D
+        ELSE
+        LD      HL,SCORE        ; SCORE[n+1] = SCORE[n-1]
         LD      A,(IX+F_PLY)
         ADD     A,L
         LD      L,A
@@ -268,9 +315,13 @@ SRCH:   PUSH    IX
         INC     L
         INC     L
         LD      (HL),A
+        ENDIF
         LD      A,(IX+F_PLY)
         INC     A
         CALL    SRCH
+        IF      BUILD == B_FULL
+        PUSH    HL
+        ENDIF
         PUSH    AF
         CALL    FLIP            ; the colour becomes Black: back a move number
         OR      A
@@ -284,6 +335,50 @@ SRCH:   PUSH    IX
         LD      (NPLY),A
         CALL    UNMK
         POP     AF
+        IF      BUILD == B_FULL
+        POP     HL
+        JP      NC,.next        ; cut off below: this move is refuted
+.fm37:  EX      DE,HL           ; back up HL (the opponent's view), signed
+        LD      A,(IX+F_PLY)
+        DEC     A
+        CALL    SCADR           ; HL = &SCOREW[n-1]
+        LD      A,(HL)
+        INC     L
+        LD      H,(HL)
+        LD      L,A
+        EX      DE,HL           ; DE = SCOREW[n-1], HL = the value
+        CALL    CMPW
+        JP      NC,.cut         ; value <= SCOREW[n-1]: cut off
+        CALL    NEGHL           ; the mover's view
+        EX      DE,HL           ; DE = the value
+        LD      A,(IX+F_PLY)
+        CALL    SCADR           ; HL = &SCOREW[n]
+        PUSH    HL
+        LD      A,(HL)
+        INC     L
+        LD      H,(HL)
+        LD      L,A
+        CALL    CMPW            ; value < SCOREW[n] (C) or equal (Z): no
+        POP     HL
+        JP      C,.next
+        JP      Z,.next
+        LD      (HL),E          ; a new best
+        INC     L
+        LD      (HL),D
+        LD      A,(IX+F_PLY)
+        DEC     A
+        JP      NZ,.next
+        LD      L,(IX+F_ENTRY)  ; at the root: the chosen move
+        LD      H,(IX+F_ENTRY+1)
+        LD      (BESTM),HL
+        LD      HL,MATEMIN      ; a forced mate for the engine: stop here
+        CALL    CMPW
+        JP      C,.next
+        LD      HL,PLYMAX
+        DEC     (HL)
+        DEC     (HL)
+        JP      .done
+        ELSE
         JR      NC,.next        ; cut off below: this move is refuted
 .fm37:  LD      B,A             ; back up A (the opponent's view)
         LD      HL,SCORE
@@ -315,6 +410,7 @@ SRCH:   PUSH    IX
         DEC     (HL)
         DEC     (HL)
         JR      .done
+        ENDIF
 .next:  JP      .loop
 .end:   LD      A,(IX+F_MATE)
         OR      A
@@ -325,16 +421,38 @@ SRCH:   PUSH    IX
         LD      (IX+F_ENTRY+1),A
         LD      A,(IX+F_CHK)
         OR      A
+        IF      BUILD == B_FULL
+        LD      HL,0            ; stalemate: 0
+        JP      Z,.fm37
+        LD      A,(IX+F_PLY)    ; mated n-1 plies from the root (the root is
+        DEC     A               ; ply 1): MATE - (n-1) for the mater
+        LD      L,A
+        LD      DE,MATE
+        EX      DE,HL
+        OR      A
+        SBC     HL,DE
+        JP      .fm37
+        ELSE
         LD      A,0FFh
         JR      NZ,.fm37
         LD      A,80h
         JR      .fm37
+        ENDIF
 .done:  CALL    .free
+        IF      BUILD == B_FULL
+        LD      A,(IX+F_PLY)
+        CALL    SCADR
+        LD      A,(HL)
+        INC     L
+        LD      H,(HL)
+        LD      L,A
+        ELSE
         LD      HL,SCORE
         LD      A,(IX+F_PLY)
         ADD     A,L
         LD      L,A
         LD      A,(HL)
+        ENDIF
         SCF
         JR      .ret
 .cut:   CALL    .free
@@ -370,7 +488,12 @@ UNMK:   LD      L,(IX+F_ENTRY)
 BOOK:   LD      HL,BOOKE
         LD      (BESTM),HL
         XOR     A
+        IF      BUILD == B_FULL
+        LD      (SCOREW+2),A
+        LD      (SCOREW+3),A
+        ELSE
         LD      (SCORE+1),A
+        ENDIF
         LD      (BOOKE),A
         LD      (BOOKE+1),A
         LD      (BOOKE+5),A
@@ -439,12 +562,15 @@ CSRCH:  CALL    GETB
         INC     HL
         DJNZ    .z
         LD      HL,BESTMV
-        LD      B,4
+        LD      B,BMLEN
 .z2:    LD      (HL),A
         INC     HL
         DJNZ    .z2
         LD      A,(COLOR)
         LD      (KOLOR),A
+        IF      BUILD == B_FULL
+        CALL    SELPRM          ; the opening's parameter block
+        ENDIF
         CALL    PUTOK
         LD      A,(SFLAGS)
         RRCA
@@ -537,13 +663,18 @@ KEEPBM: LD      A,H
         POP     HL
         CALL    PROMOT
         LD      (BESTMV+2),A
+        IF      BUILD == B_FULL
+        LD      HL,(SCOREW+2)
+        LD      (BESTMV+3),HL
+        ELSE
         LD      A,(SCORE+1)
         LD      (BESTMV+3),A
+        ENDIF
         RET
 
-; PUTBM: send BESTMV (from to promo score).
+; PUTBM: send BESTMV (from to promo score; the full build's score is a word).
 PUTBM:  LD      HL,BESTMV
-        LD      B,4
+        LD      B,BMLEN
 .b:     LD      A,(HL)
         CALL    PUTB
         INC     HL
@@ -554,3 +685,28 @@ PUTBM:  LD      HL,BESTMV
 CMOVNO: CALL    GETB
         LD      (MOVENO),A
         JP      PUTOK
+
+        IF      BUILD == B_FULL
+; SCADR: HL = &SCOREW[A] (SCOREW lies in one page).   clobbers: A
+SCADR:  ADD     A,A
+        ADD     A,SCOREW & 0FFh
+        LD      L,A
+        LD      H,SCOREW >> 8
+        RET
+        IF      (SCOREW & 0FFh) > 0E0h
+        ERROR   "SCOREW must not cross a page"
+        ENDIF
+
+; CMPW: compare the signed words DE and HL: C = DE < HL, Z = equal.
+;   keeps: DE, HL   clobbers: A, C
+CMPW:   LD      A,H
+        XOR     80h
+        LD      C,A
+        LD      A,D
+        XOR     80h
+        CP      C
+        RET     NZ
+        LD      A,E
+        CP      L
+        RET
+        ENDIF

@@ -48,3 +48,39 @@ NXCHG   EQU     VARS+0C4h       ; 4            XCHNG calls
 NNODE   EQU     VARS+0C8h       ; 4            moves made by the search
 SCORE   EQU     VARS+0D0h       ; 16 search: best score per ply (SCORE+1 = the root)
 VARSEND EQU     VARS+100h      ; (search.asm places its variables at E0h-F7h)
+
+; ---------------------------------------------------------------------------
+; The full build's variables, in expansion RAM (XRAM+200h..). Scores are signed
+; words, 256 = a pawn (params.asm). Cleared at reset by XRAMCL.
+; ---------------------------------------------------------------------------
+        IF      BUILD == B_FULL
+FVARS   EQU     XRAM+200h
+MTRLW   EQU     FVARS+00h       ; 2  POINTS: material, White minus Black
+DEVW    EQU     FVARS+02h       ; 2  POINTS: development, White's view
+MV0W    EQU     FVARS+04h       ; 2  MTRLW of the root
+BC0W    EQU     FVARS+06h       ; 2  board control + development of the root
+VALMW   EQU     FVARS+08h       ; 2  POINTS: the score, side to move's view
+GAMSTD  EQU     FVARS+0Ah       ; 1  the game began at the initial position
+EVBRK   EQU     FVARS+0Bh       ; 1  POINTS lists its battles (the 'Q' command)
+BESTMV  EQU     FVARS+0Ch       ; 5  the last completed depth's move: from to
+                                ;    promo score(2)
+; BRKDN: POINTS' last score, term by term, signed words in White's view;
+; they add up to BK_TOT (VALMW is BK_TOT for Black to move, -BK_TOT for White).
+BRKDN   EQU     FVARS+20h
+BK_MAT  EQU     BRKDN+00h       ; 2  material change from the root
+BK_MCL  EQU     BRKDN+02h       ; 2  ... its clamp (P_MCLAMP): clamped - raw
+BK_LOST EQU     BRKDN+04h       ; 2  the mover's largest exchange loss
+BK_WON  EQU     BRKDN+06h       ; 2  the side to move's second threat, won
+BK_SCL  EQU     BRKDN+08h       ; 2  the clamp of those (P_SCLAMP)
+BK_BC   EQU     BRKDN+0Ah       ; 2  board control (BRDC squares * P_BCSQ)
+BK_DEV  EQU     BRKDN+0Ch       ; 2  development
+BK_BC0  EQU     BRKDN+0Eh       ; 2  minus the root's board control + development
+BK_BCL  EQU     BRKDN+10h       ; 2  their clamp (P_BCCLMP), or all of it when
+                                ;    the piece just moved hangs
+BK_TOT  EQU     BRKDN+12h       ; 2  the total, White's view
+BKSIZE  EQU     14h
+BKNBAT  EQU     FVARS+40h       ; 1  battles listed (at most 32)
+BKBAT   EQU     FVARS+41h       ; 96 square piece residue, per battle
+SCOREW  EQU     FVARS+100h      ; 32 search: best score per ply (words)
+FVEND   EQU     FVARS+200h
+        ENDIF

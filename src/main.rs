@@ -98,6 +98,30 @@ enum Command {
         #[arg(long)]
         iterate: bool,
     },
+    /// The static evaluation of a position as the Z80 computes it, term by term.
+    Eval {
+        /// The position (moved bits and move number by the 1978 test-suite convention).
+        #[arg(long, conflicts_with = "moves")]
+        fen: Option<String>,
+        /// Moves from the start, in UCI notation, played in the firmware.
+        #[arg(long)]
+        moves: Option<String>,
+        /// Which firmware.
+        #[arg(long, value_enum, default_value_t = Build::Article)]
+        build: Build,
+        /// A parameter file (full build).
+        #[arg(long)]
+        params: Option<PathBuf>,
+    },
+    /// The full build's scoring parameters: name, address, value per block, meaning.
+    Params {
+        /// Which firmware (only the full build has parameter blocks).
+        #[arg(long, value_enum, default_value_t = Build::Full)]
+        build: Build,
+        /// Load this parameter file first and show the result.
+        #[arg(long)]
+        params: Option<PathBuf>,
+    },
     /// Step-debug the firmware (or an assembly program) at the source level.
     Debug(z80chess::debug::DebugArgs),
     /// Profile one search: calls and T-states per routine, collapsed stacks.
@@ -193,6 +217,23 @@ fn main() -> ExitCode {
             build,
             iterate,
         } => z80chess::cli::search::cli(fen.as_deref(), moves.as_deref(), level, build, iterate),
+        Command::Eval {
+            fen,
+            moves,
+            build,
+            params,
+        } => z80chess::firmware::eval::cli(
+            fen.as_deref(),
+            moves.as_deref(),
+            build,
+            params.as_deref(),
+        )
+        .map(|s| print!("{s}")),
+        Command::Params { build, params } => {
+            z80chess::firmware::params::cli(build, params.as_deref())
+                .map(|s| print!("{s}"))
+                .map_err(|e| e.to_string())
+        }
         Command::Debug(args) => z80chess::debug::cli(&args),
         Command::Profile(args) => z80chess::profile::cli::profile_cli(&args),
         Command::Regress(args) => z80chess::profile::cli::regress_cli(&args),

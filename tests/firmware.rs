@@ -196,7 +196,7 @@ fn bad_input_through_the_ports() {
     let mut e = engine();
     let before = e.board().unwrap();
     // An unknown command: refused, with the byte echoed.
-    let err = e.command(b'Q', &[]).unwrap_err();
+    let err = e.command(b'Z', &[]).unwrap_err();
     assert_eq!(code_of(err), 0xFF);
     assert_eq!(e.machine.take_output(), b"", "nothing after the refusal");
     // Moves: not a move, a move into check, promotion byte missing.

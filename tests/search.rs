@@ -70,7 +70,7 @@ fn best(build: Build, fen: &str, level: u8) -> (String, u8, SearchKind) {
         "{fen}: illegal {}",
         r.best.uci()
     );
-    (r.best.uci(), r.score, r.kind)
+    (r.best.uci(), r.score.as_byte(), r.kind)
 }
 
 /// Does the side to move force mate within `n` moves? (shakmaty, brute force: checks the

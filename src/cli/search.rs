@@ -1,6 +1,6 @@
 //! `z80chess search`: one search by the Z80 firmware, with what it cost.
 
-use crate::firmware::{parse_fen, sargon, Build, Engine, FwMove, SearchKind};
+use crate::firmware::{parse_fen, sargon, Build, Engine, FwMove, Score, SearchKind};
 use crate::machine::PERIOD_HZ;
 use shakmaty::{uci::UciMove, Chess, Position};
 
@@ -50,14 +50,19 @@ pub fn prepare(
 }
 
 /// The score byte in words: 80h is the root's value.
-pub fn describe_score(score: u8) -> String {
-    match score {
-        0xFF => "mate for the engine".into(),
-        0x01 => "the engine is mated".into(),
-        s => format!(
-            "{:+.3} pawns against the root (byte {s:02X}h)",
-            (s as f64 - 128.0) / 8.0
-        ),
+pub fn describe_score(score: Score) -> String {
+    match (score.mate(), score.mate_plies()) {
+        (Some(true), Some(n)) => format!("mate for the engine in {n} plies (word {score})"),
+        (Some(false), Some(n)) => format!("the engine is mated in {n} plies (word {score})"),
+        (Some(true), None) => "mate for the engine".into(),
+        (Some(false), None) => "the engine is mated".into(),
+        (None, _) => match score {
+            Score::Byte(s) => format!(
+                "{:+.3} pawns against the root (byte {s:02X}h)",
+                score.pawns()
+            ),
+            Score::Word(w) => format!("{:+.3} pawns (word {w}, 256 = a pawn)", score.pawns()),
+        },
     }
 }
 

@@ -185,7 +185,7 @@ fn error_name(code: u8) -> String {
 }
 
 /// A firmware reply in words.
-fn decode_reply(cmd: u8, out: &[u8]) -> String {
+fn decode_reply(build: Build, cmd: u8, out: &[u8]) -> String {
     let Some((&status, r)) = out.split_first() else {
         return "no reply".into();
     };
@@ -243,9 +243,9 @@ fn decode_reply(cmd: u8, out: &[u8]) -> String {
             format!("ATKLST {}, residue {}", hex_bytes(&r[..14], 14), r[14])
         }
         CMD_XARRAY if r.len() == 1 => format!("residue {}", r[0]),
-        CMD_SEARCH => match crate::firmware::parse_search(r, 0) {
+        CMD_SEARCH => match crate::firmware::parse_search(build, r, 0) {
             Ok(res) => format!(
-                "best {} score {:02X}h ({:?}), {} evaluations, {} exchanges, {} nodes",
+                "best {} score {} ({:?}), {} evaluations, {} exchanges, {} nodes",
                 res.best.uci(),
                 res.score,
                 res.kind,
@@ -314,7 +314,7 @@ impl Session {
                 return Err(format!(
                     "the firmware refused the set-up ('{}'): {}",
                     b[0] as char,
-                    decode_reply(b[0], &r)
+                    decode_reply(build, b[0], &r)
                 ));
             }
         }
@@ -787,7 +787,7 @@ impl Session {
                         s,
                         "Reply to '{what}': {}\n  = {}",
                         hex_bytes(&out, 24),
-                        decode_reply(cmd, &out)
+                        decode_reply(self.dbg.prog.firmware.unwrap_or(Build::Article), cmd, &out)
                     );
                 }
             }

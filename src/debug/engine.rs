@@ -667,7 +667,12 @@ pub const DEFAULT_LIMIT: u64 = 10_000_000_000;
 impl Debugger {
     /// A reset machine running `prog`'s ROM.
     pub fn new(prog: Program) -> Result<Debugger, String> {
-        let m = Machine::new(&prog.rom).map_err(|e| e.to_string())?;
+        let m = if prog.firmware == Some(crate::firmware::Build::Full) {
+            Machine::expanded(&prog.rom)
+        } else {
+            Machine::new(&prog.rom)
+        }
+        .map_err(|e| e.to_string())?;
         let genmov = prog.symbols.value_of("GENMOV");
         let mut d = Debugger {
             prog,

@@ -5,6 +5,8 @@
 //! Z80 answers. The protocol itself is defined in `asm/io.asm`; [`protocol`] mirrors it.
 
 pub mod board;
+pub mod eval;
+pub mod params;
 pub mod protocol;
 pub mod rom;
 pub mod sargon;
@@ -25,16 +27,22 @@ pub enum Build {
     /// The published 1978 program's choices.
     #[value(name = "1978")]
     B1978,
+    /// The article's program with 16-bit scores and scoring parameter blocks, on a machine
+    /// with expansion memory: the frame of the later knowledge and search issues.
+    Full,
 }
 
 impl Build {
-    pub const ALL: [Build; 2] = [Build::Article, Build::B1978];
+    pub const ALL: [Build; 3] = [Build::Article, Build::B1978, Build::Full];
+    /// The period programs: 16 KiB of ROM, 8 KiB of RAM, one-byte scores.
+    pub const PERIOD: [Build; 2] = [Build::Article, Build::B1978];
 
     /// The value of the `BUILD` switch in `asm/main.asm`.
     pub fn switch(self) -> i64 {
         match self {
             Build::Article => 1,
             Build::B1978 => 2,
+            Build::Full => 3,
         }
     }
     /// The file stem in `roms/`.
@@ -42,6 +50,7 @@ impl Build {
         match self {
             Build::Article => "article",
             Build::B1978 => "1978",
+            Build::Full => "full",
         }
     }
     /// The ROM image shipped in `roms/` (a test keeps it equal to what `asm/` assembles to).
@@ -49,6 +58,7 @@ impl Build {
         match self {
             Build::Article => include_bytes!("../../roms/article.bin"),
             Build::B1978 => include_bytes!("../../roms/1978.bin"),
+            Build::Full => include_bytes!("../../roms/full.bin"),
         }
     }
     /// The value of a symbol of this build's ROM (`GLOBAL.local` for local labels).
@@ -63,7 +73,23 @@ impl Build {
         match self {
             Build::Article => include_str!("../../roms/article.sym"),
             Build::B1978 => include_str!("../../roms/1978.sym"),
+            Build::Full => include_str!("../../roms/full.sym"),
         }
+    }
+
+    /// Its source map (address -> file:line), written by `z80chess roms` beside the image.
+    pub fn map(self) -> &'static str {
+        match self {
+            Build::Article => include_str!("../../roms/article.map"),
+            Build::B1978 => include_str!("../../roms/1978.map"),
+            Build::Full => include_str!("../../roms/full.map"),
+        }
+    }
+
+    /// Scores in signed words, 256 = a pawn (the full build); else the 80h-offset byte in
+    /// 1/8 pawns of the period programs.
+    pub fn wide_scores(self) -> bool {
+        self == Build::Full
     }
 }
 
@@ -115,7 +141,11 @@ impl Engine {
     /// Boot a given ROM image (for tests of freshly assembled code).
     pub fn with_rom(build: Build, rom: &[u8]) -> Result<Engine, FirmwareError> {
         let mut e = Engine {
-            machine: Machine::new(rom)?,
+            machine: if build == Build::Full {
+                Machine::expanded(rom)?
+            } else {
+                Machine::new(rom)?
+            },
             build,
             search_start: None,
         };
@@ -307,12 +337,113 @@ pub fn reference_moves(pos: &Chess) -> Vec<FwMove> {
         .collect()
 }
 
+/// A search score, from the view of the side the engine plays (the root's side to move).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Score {
+    /// The period builds: the 1978 program's byte, 80h = the root's value, 1/8 pawn a unit;
+    /// FFh: the engine mates, 01h: it is mated (no distance).
+    Byte(u8),
+    /// The full build: a signed word, 256 = a pawn; a mate in n plies scores
+    /// ±([`Score::MATE`] − n).
+    Word(i16),
+}
+
+impl Score {
+    /// The full build's mate score (`MATE` in asm/search.asm).
+    pub const MATE: i32 = 32000;
+    /// Scores beyond ±this are mates (`MATEMIN`).
+    pub const MATE_MIN: i32 = Score::MATE - 64;
+
+    /// Read a score the firmware sent (`b` holds 1 byte, or 2 for the full build).
+    pub fn read(build: Build, b: &[u8]) -> Score {
+        if build.wide_scores() {
+            Score::Word(i16::from_le_bytes([b[0], b[1]]))
+        } else {
+            Score::Byte(b[0])
+        }
+    }
+    /// Its width in the protocol.
+    pub fn width(build: Build) -> usize {
+        if build.wide_scores() {
+            2
+        } else {
+            1
+        }
+    }
+    /// The raw number (the byte, or the signed word), as records store it.
+    pub fn raw(self) -> i32 {
+        match self {
+            Score::Byte(b) => b as i32,
+            Score::Word(w) => w as i32,
+        }
+    }
+    /// From a raw number of `build`'s kind (the inverse of [`Score::raw`]).
+    pub fn from_raw(build: Build, v: i64) -> Option<Score> {
+        if build.wide_scores() {
+            i16::try_from(v).ok().map(Score::Word)
+        } else {
+            u8::try_from(v).ok().map(Score::Byte)
+        }
+    }
+    /// Some(true): the engine mates; Some(false): it is mated; None: an ordinary score.
+    pub fn mate(self) -> Option<bool> {
+        match self {
+            Score::Byte(0xFF) => Some(true),
+            Score::Byte(0x01) => Some(false),
+            Score::Byte(_) => None,
+            Score::Word(w) if w as i32 > Score::MATE_MIN => Some(true),
+            Score::Word(w) if (w as i32) < -Score::MATE_MIN => Some(false),
+            Score::Word(_) => None,
+        }
+    }
+    /// The plies to the mate, when the score carries them (the full build's does).
+    pub fn mate_plies(self) -> Option<i32> {
+        match (self, self.mate()) {
+            (Score::Word(w), Some(_)) => Some(Score::MATE - (w as i32).abs()),
+            _ => None,
+        }
+    }
+    /// The period builds' byte for this score: the full build's word / 32 + 80h (with the
+    /// default parameters, exactly the article build's byte), mates FFh and 01h.
+    pub fn as_byte(self) -> u8 {
+        match (self, self.mate()) {
+            (Score::Byte(b), _) => b,
+            (_, Some(true)) => 0xFF,
+            (_, Some(false)) => 0x01,
+            (Score::Word(w), None) => ((w as i32 >> 5).clamp(-126, 126) + 128) as u8,
+        }
+    }
+    /// In centipawns (mates not excluded: check [`Score::mate`] first).
+    pub fn centipawns(self) -> i32 {
+        match self {
+            Score::Byte(b) => (b as i32 - 128) * 100 / 8,
+            Score::Word(w) => w as i32 * 100 / 256,
+        }
+    }
+    /// In pawns.
+    pub fn pawns(self) -> f64 {
+        match self {
+            Score::Byte(b) => (b as f64 - 128.0) / 8.0,
+            Score::Word(w) => w as f64 / 256.0,
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Score::Byte(b) => write!(f, "{b:02X}h"),
+            Score::Word(w) => write!(f, "{w}"),
+        }
+    }
+}
+
 /// One completed depth of an iterative search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DepthReport {
     pub depth: u8,
     pub best: FwMove,
-    pub score: u8,
+    pub score: Score,
 }
 
 /// How the firmware chose its move.
@@ -330,8 +461,8 @@ pub enum SearchKind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SearchResult {
     pub best: FwMove,
-    /// The 80h-offset byte score from the engine's view (FFh: it mates; 01h: it is mated).
-    pub score: u8,
+    /// The score from the engine's view.
+    pub score: Score,
     pub kind: SearchKind,
     pub depths: Vec<DepthReport>,
     /// POINTS calls (static evaluations), XCHNG calls, moves made by the search.
@@ -373,7 +504,8 @@ impl Engine {
                 let out = self.machine.output();
                 let mut depths = Vec::new();
                 let mut i = 1; // after the status byte
-                while out.get(i) == Some(&b'R') && out.len() >= i + 6 {
+                let w = Score::width(self.build);
+                while out.get(i) == Some(&b'R') && out.len() >= i + 5 + w {
                     let b = &out[i..];
                     depths.push(DepthReport {
                         depth: b[1],
@@ -382,9 +514,9 @@ impl Engine {
                             to: b[3],
                             promo: b[4],
                         },
-                        score: b[5],
+                        score: Score::read(self.build, &b[5..]),
                     });
-                    i += 6;
+                    i += 5 + w;
                 }
                 Ok(SearchPoll::Running {
                     depths,
@@ -409,7 +541,7 @@ impl Engine {
                         reason: error_text(status),
                     });
                 }
-                parse_search(&out, self.tstates() - t0).map(SearchPoll::Done)
+                parse_search(self.build, &out, self.tstates() - t0).map(SearchPoll::Done)
             }
             StopReason::InputNeeded => Ok(SearchPoll::Running {
                 depths: Vec::new(),
@@ -441,12 +573,17 @@ impl Engine {
         let t0 = self.tstates();
         let r = self.command(CMD_SEARCH, &[level, iterate as u8])?;
         let t = self.tstates() - t0;
-        parse_search(&r, t)
+        parse_search(self.build, &r, t)
     }
 }
 
 /// Parse the search command's reply (after its status byte).
-pub fn parse_search(r: &[u8], tstates: TStates) -> Result<SearchResult, FirmwareError> {
+pub fn parse_search(
+    build: Build,
+    r: &[u8],
+    tstates: TStates,
+) -> Result<SearchResult, FirmwareError> {
+    let w = Score::width(build);
     let bad = |detail: String| FirmwareError::Protocol {
         command: 'G',
         detail,
@@ -460,16 +597,18 @@ pub fn parse_search(r: &[u8], tstates: TStates) -> Result<SearchResult, Firmware
     let mut i = 0;
     loop {
         match r.get(i) {
-            Some(b'R') if r.len() >= i + 6 => {
+            Some(b'R') if r.len() >= i + 5 + w => {
                 depths.push(DepthReport {
                     depth: r[i + 1],
                     best: mv(&r[i + 2..]),
-                    score: r[i + 5],
+                    score: Score::read(build, &r[i + 5..]),
                 });
-                i += 6;
+                i += 5 + w;
             }
-            Some(b'E') if r.len() == i + 18 => {
+            Some(b'E') if r.len() == i + 17 + w => {
                 let e = &r[i + 1..];
+                let score = Score::read(build, &e[3..]);
+                let e = &r[i + w..]; // counters and kind as if the score were one byte
                 let word = |k: usize| u32::from_le_bytes([e[k], e[k + 1], e[k + 2], e[k + 3]]);
                 let kind = match e[4] {
                     0 => SearchKind::Searched,
@@ -479,8 +618,8 @@ pub fn parse_search(r: &[u8], tstates: TStates) -> Result<SearchResult, Firmware
                     k => return Err(bad(format!("unknown result kind {k}"))),
                 };
                 return Ok(SearchResult {
-                    best: mv(e),
-                    score: e[3],
+                    best: mv(&r[i + 1..]),
+                    score,
                     kind,
                     depths,
                     evaluations: word(5),

@@ -12,7 +12,7 @@ use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, Role};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Thought {
     pub kind: SearchKind,
-    pub score: u8,
+    pub score: crate::firmware::Score,
     /// The deepest completed depth (0 for a book move).
     pub depth: u8,
     /// See [`super::mate_in`].

@@ -19,7 +19,7 @@ pub mod tui;
 pub mod uci;
 pub mod xboard;
 
-use crate::firmware::{Build, DepthReport, Engine};
+use crate::firmware::{Build, DepthReport, Engine, Score};
 use shakmaty::Color;
 use std::io::IsTerminal;
 use std::sync::mpsc::{channel, Receiver};
@@ -133,8 +133,8 @@ pub const MAX_DEPTH: u8 = 8;
 pub const DEFAULT_LEVEL: u8 = 2;
 
 /// The firmware's score byte (80h offset, 1/8 pawn, the engine's view) in centipawns.
-pub fn score_cp(score: u8) -> i32 {
-    (score as i32 - 128) * 100 / 8
+pub fn score_cp(score: Score) -> i32 {
+    score.centipawns()
 }
 
 /// Mate scores carry no distance in the firmware (FFh: the engine mates; 01h: it is mated).
@@ -145,9 +145,12 @@ pub fn score_cp(score: u8) -> i32 {
 /// firmware, so a deeper search may prefer a longer mate; the estimate follows the move it
 /// chose. Positive when the engine mates, negative when it is mated; `None` for an ordinary
 /// score.
-pub fn mate_in(score: u8, depths: &[DepthReport]) -> Option<i32> {
-    if score != 0xFF && score != 0x01 {
-        return None;
+/// The full build's scores carry the distance in plies: the mate is in (plies + 1) / 2 moves.
+pub fn mate_in(score: Score, depths: &[DepthReport]) -> Option<i32> {
+    let mates = score.mate()?;
+    if let Some(plies) = score.mate_plies() {
+        let n = ((plies + 1) / 2).max(1);
+        return Some(if mates { n } else { -n });
     }
     let best = depths.last().map(|r| r.best);
     let d = depths
@@ -157,11 +160,11 @@ pub fn mate_in(score: u8, depths: &[DepthReport]) -> Option<i32> {
         .map(|r| r.depth as i32)
         .unwrap_or(1);
     let n = ((d + 1) / 2).max(1);
-    Some(if score == 0xFF { n } else { -n })
+    Some(if mates { n } else { -n })
 }
 
 /// A score in words, from the engine's view: "+0.75", "mate in 2", "mated in 1".
-pub fn describe_score(score: u8, depths: &[DepthReport]) -> String {
+pub fn describe_score(score: Score, depths: &[DepthReport]) -> String {
     match mate_in(score, depths) {
         Some(n) if n > 0 => format!("mate in {n}"),
         Some(n) => format!("mated in {}", -n),

@@ -514,7 +514,7 @@ impl Uci<'_> {
 }
 
 /// `cp N` or `mate N` for a firmware score.
-pub fn uci_score(score: u8, depths: &[crate::firmware::DepthReport]) -> String {
+pub fn uci_score(score: crate::firmware::Score, depths: &[crate::firmware::DepthReport]) -> String {
     match super::mate_in(score, depths) {
         Some(n) => format!("mate {n}"),
         None => format!("cp {}", super::score_cp(score)),

@@ -308,7 +308,7 @@ pub struct Outcome {
     pub mv: String,
     /// The move in SAN: also the principal variation, since the firmware reports no more.
     pub san: String,
-    pub score: u8,
+    pub score: crate::firmware::Score,
     pub kind: SearchKind,
     pub nodes: u32,
     pub evaluations: u32,
@@ -342,12 +342,12 @@ fn kind_parse(s: &str) -> Option<SearchKind> {
     })
 }
 
-/// The score byte as pawns from the engine's side (FFh: it mates; 01h: it is mated).
-pub fn score_text(score: u8) -> String {
-    match score {
-        0xFF => "mate".into(),
-        0x01 => "mated".into(),
-        s => format!("{:+.3}", (s as f64 - 128.0) / 8.0),
+/// The score as pawns from the engine's side ("mate" / "mated" when it is one).
+pub fn score_text(score: crate::firmware::Score) -> String {
+    match score.mate() {
+        Some(true) => "mate".into(),
+        Some(false) => "mated".into(),
+        None => format!("{:+.3}", score.pawns()),
     }
 }
 
@@ -360,7 +360,7 @@ pub fn run_case(case: &Case, build: Build, level: u8) -> Outcome {
         fen: case.fen.clone(),
         mv: String::new(),
         san: String::new(),
-        score: 0,
+        score: crate::firmware::Score::Byte(0),
         kind: SearchKind::Searched,
         nodes: 0,
         evaluations: 0,
@@ -538,7 +538,8 @@ const GOLDEN_HEADER: &str =
 pub fn golden_text(outcomes: &[Outcome]) -> String {
     let mut s = String::from(
         "# z80chess regress results (z80chess regress FILE... --record OUT).\n\
-         # score: the firmware's byte (80h = the root's value); nodes: moves made by the search.\n\
+         # score: the firmware's byte (80h = the root's value), the full build's word (256 = a pawn);\n\
+         # nodes: moves made by the search.\n\
          # The firmware reports only its move: the principal variation is that move alone (san).\n",
     );
     s.push_str(GOLDEN_HEADER);
@@ -551,7 +552,7 @@ pub fn golden_text(outcomes: &[Outcome]) -> String {
             o.level,
             o.mv,
             o.san,
-            o.score,
+            o.score.raw(),
             kind_word(o.kind),
             o.nodes,
             o.evaluations,
@@ -583,6 +584,7 @@ pub fn parse_golden(text: &str, name: &str) -> Result<Vec<Outcome>, String> {
         let build = match f[1] {
             "article" => Build::Article,
             "1978" => Build::B1978,
+            "full" => Build::Full,
             b => return Err(format!("{at}: unknown build '{b}'")),
         };
         out.push(Outcome {
@@ -591,7 +593,11 @@ pub fn parse_golden(text: &str, name: &str) -> Result<Vec<Outcome>, String> {
             level: num(2)? as u8,
             mv: f[3].to_string(),
             san: f[4].to_string(),
-            score: num(5)? as u8,
+            score: f[5]
+                .parse::<i64>()
+                .ok()
+                .and_then(|v| crate::firmware::Score::from_raw(build, v))
+                .ok_or(format!("{at}: field 6 '{}' is not a {build} score", f[5]))?,
             kind: kind_parse(f[6]).ok_or(format!("{at}: unknown kind '{}'", f[6]))?,
             nodes: num(7)? as u32,
             evaluations: num(8)? as u32,

@@ -30,10 +30,7 @@ pub struct Routines {
 
 /// The source map of a build (written by `z80chess roms` beside the image).
 pub fn build_map(build: Build) -> &'static str {
-    match build {
-        Build::Article => include_str!("../../roms/article.map"),
-        Build::B1978 => include_str!("../../roms/1978.map"),
-    }
+    build.map()
 }
 
 /// Where `asm/` lives: the current directory if it has one, else the crate's own.

@@ -53,7 +53,7 @@ pub enum Filling {
 impl From<crate::firmware::Build> for Filling {
     fn from(b: crate::firmware::Build) -> Filling {
         match b {
-            crate::firmware::Build::Article => Filling::Article,
+            crate::firmware::Build::Article | crate::firmware::Build::Full => Filling::Article,
             crate::firmware::Build::B1978 => Filling::B1978,
         }
     }

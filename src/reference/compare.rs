@@ -219,7 +219,7 @@ impl Chain {
 /// Centipawns per unit of the build's residue.
 pub fn unit_cp(build: Build) -> i32 {
     match build {
-        Build::Article => 100,
+        Build::Article | Build::Full => 100,
         Build::B1978 => 50,
     }
 }

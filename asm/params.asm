@@ -1,0 +1,207 @@
+; ===========================================================================
+; params.asm (full build only): the scoring parameter blocks, after Cray
+; Blitz's "Scoring Parameter Blocks". Every weight the full build's POINTS and
+; search use is a word (or byte) of the ACTIVE block PRM, read as
+; LD HL,(P_NAME) or LD A,(P_NAME); nothing is baked into the code.
+;
+; UNIT: scores are signed 16-bit words, 256 = one pawn (so End-Game's 1/30
+; pawn is about 8.5 units); mate = MATE - plies to the mate (search.asm).
+;
+; Three stored blocks sit in expansion RAM beside the active one:
+;   PRMBLK+000h  block 0: default      PRMBLK+080h  block 1: after 1.e4
+;   PRMBLK+100h  block 2: after 1.d4
+; At reset all three get the ROM's defaults (DEFPRM). 'W' writes a stored
+; block, 'V' reads one; a new game keeps them. SELPRM copies the block the
+; game's opening picks into PRM at the start of every search and evaluation
+; (between moves only): a game that began at the initial position and whose
+; first move was e2-e4 uses block 1, d2-d4 block 2, anything else block 0
+; (either colour).
+;
+; BLOCK LAYOUT (offset: name, size, default, meaning). src/firmware/params.rs
+; describes each for the host (range, meaning); a test keeps the two in step.
+;
+;   00h  P_FLAGS  b  00h  search additions switched on: bit 0 transposition
+;                         table, bit 1 aspiration windows, bit 2 draw window,
+;                         bit 3 time overflow ("deep think") (later issues)
+;   02h  P_PAWN   w  256  material values (the exchange evaluator keeps the
+;   04h  P_KNIGHT w  768    attacker array's 4-bit values P1 N3 B3 R5 Q9)
+;   06h  P_BISHOP w  768
+;   08h  P_ROOK   w  1280
+;   0Ah  P_QUEEN  w  2304
+;   0Ch  P_XLOST  w  256  the mover's largest exchange loss, per residue unit
+;   0Eh  P_XWON   w  192  the side to move's second largest, per residue unit
+;   10h  P_MCLAMP w  3840 material change from the root clamped to +-this
+;   12h  P_SCLAMP w  3840 material plus exchange terms clamped to +-this
+;   14h  P_BCSQ   w  32   board control: per attacked square (net)
+;   16h  P_DVMIN  w  -64  development: an unmoved knight or bishop
+;   18h  P_DVCAS  w  192  development: a castled king
+;   1Ah  P_DVKMV  w  -64  development: a king moved without castling
+;   1Ch  P_DVMAJ  w  -64  development: a rook or queen moved early
+;   1Eh  P_DVMNO  b  7    ... "early" = before this move number
+;   20h  P_BCCLMP w  192  board control plus development change clamped
+; ===========================================================================
+
+PBLKSZ  EQU     80h
+PRM     EQU     XRAM+000h       ; the active block
+PRMBLK  EQU     XRAM+080h       ; the three stored blocks
+
+P_FLAGS  EQU    PRM+00h
+P_PAWN   EQU    PRM+02h
+P_KNIGHT EQU    PRM+04h
+P_BISHOP EQU    PRM+06h
+P_ROOK   EQU    PRM+08h
+P_QUEEN  EQU    PRM+0Ah
+P_XLOST  EQU    PRM+0Ch
+P_XWON   EQU    PRM+0Eh
+P_MCLAMP EQU    PRM+10h
+P_SCLAMP EQU    PRM+12h
+P_BCSQ   EQU    PRM+14h
+P_DVMIN  EQU    PRM+16h
+P_DVCAS  EQU    PRM+18h
+P_DVKMV  EQU    PRM+1Ah
+P_DVMAJ  EQU    PRM+1Ch
+P_DVMNO  EQU    PRM+1Eh
+P_BCCLMP EQU    PRM+20h
+PRMUSED  EQU    22h             ; bytes of the block in use
+
+EBADPRM EQU     10h             ; 'W'/'V': block or range outside the blocks
+
+DEFPRM: DB      00h,0           ; P_FLAGS
+        DW      256,768,768,1280,2304   ; P_PAWN .. P_QUEEN
+        DW      256,192         ; P_XLOST, P_XWON
+        DW      3840,3840       ; P_MCLAMP, P_SCLAMP
+        DW      32              ; P_BCSQ
+        DW      -64,192,-64,-64 ; P_DVMIN, P_DVCAS, P_DVKMV, P_DVMAJ
+        DB      7,0             ; P_DVMNO
+        DW      192             ; P_BCCLMP
+        IF      $-DEFPRM != PRMUSED
+        ERROR   "DEFPRM and the block layout disagree"
+        ENDIF
+
+; XRAMCL: zero the expansion RAM's blocks and variables (C000h-C3FFh).
+;   clobbers: BC, DE, HL
+XRAMCL: LD      HL,XRAM
+        LD      DE,XRAM+1
+        LD      BC,400h-1
+        LD      (HL),0
+        LDIR
+        RET
+
+; PRMRST: every stored block gets the defaults (at reset).
+;   clobbers: A, BC, DE, HL
+PRMRST: LD      HL,PRMBLK
+        LD      BC,3*PBLKSZ
+.z:     LD      (HL),0
+        INC     HL
+        DEC     BC
+        LD      A,B
+        OR      C
+        JR      NZ,.z
+        LD      DE,PRMBLK
+        CALL    .one
+        LD      DE,PRMBLK+PBLKSZ
+        CALL    .one
+        LD      DE,PRMBLK+2*PBLKSZ
+.one:   LD      HL,DEFPRM
+        LD      BC,PRMUSED
+        LDIR
+        RET
+
+; SELPRM: PRM = the stored block the game's opening picks (see above).
+;   clobbers: A, BC, DE, HL   cost: about 2,900 T
+SELPRM: LD      HL,PRMBLK
+        LD      A,(GAMSTD)
+        OR      A
+        JR      Z,.copy
+        LD      DE,(HISTP)      ; no move played yet: the default
+        LD      A,E
+        CP      HIST & 0FFh
+        JR      NZ,.some
+        LD      A,D
+        CP      HIST >> 8
+        JR      Z,.copy
+.some:  LD      A,(HIST+2)      ; the first move's from and to
+        LD      C,A
+        LD      A,(HIST+3)
+        CP      55              ; e2-e4?
+        JR      NZ,.d4
+        LD      A,C
+        CP      35
+        JR      NZ,.copy
+        LD      HL,PRMBLK+PBLKSZ
+        JR      .copy
+.d4:    CP      54              ; d2-d4?
+        JR      NZ,.copy
+        LD      A,C
+        CP      34
+        JR      NZ,.copy
+        LD      HL,PRMBLK+2*PBLKSZ
+.copy:  LD      DE,PRM
+        LD      BC,PBLKSZ
+        LDIR
+        RET
+
+; PRMARG: read 'offset n' of block A and check them.
+;   out: HL = the block's byte at offset, B = n (n may be 0)
+;   clobbers: A, DE   error: EBADPRM
+PRMARG: CP      3
+        JR      NC,.bad
+        RRCA                    ; block * 80h
+        LD      D,A
+        AND     80h
+        LD      E,A
+        LD      A,D
+        AND     7Fh
+        LD      D,A             ; DE = block * 80h
+        CALL    GETB
+        CP      PBLKSZ
+        JR      NC,.bad
+        LD      L,A
+        LD      H,0
+        ADD     HL,DE
+        PUSH    HL
+        LD      C,A             ; C = offset
+        CALL    GETB
+        LD      B,A
+        ADD     A,C
+        JR      C,.bad2
+        CP      PBLKSZ+1
+        JR      NC,.bad2
+        POP     HL
+        LD      DE,PRMBLK
+        ADD     HL,DE
+        RET
+.bad2:  POP     HL
+.bad:   LD      A,EBADPRM
+        JP      CMDERR
+
+; CPARW: 'W' block offset n byte*n -> 00: write n bytes of a stored block;
+; 'W' FFh -> 00: every block back to the ROM's defaults.
+; The arguments are checked before any byte is written; the host sends a
+; whole parameter file only once it has checked it (never a half block).
+CPARW:  CALL    GETB
+        INC     A
+        JR      NZ,.blk
+        CALL    PRMRST
+        JP      PUTOK
+.blk:   DEC     A
+        CALL    PRMARG
+        INC     B
+.w:     DEC     B
+        JP      Z,PUTOK
+        CALL    GETB
+        LD      (HL),A
+        INC     HL
+        JR      .w
+
+; CPARV: 'V' block offset n -> 00 byte*n: read n bytes of a stored block.
+CPARV:  CALL    GETB
+        CALL    PRMARG
+        CALL    PUTOK
+        INC     B
+.r:     DEC     B
+        RET     Z
+        LD      A,(HL)
+        CALL    PUTB
+        INC     HL
+        JR      .r

@@ -1,0 +1,319 @@
+//! The static evaluation as the Z80 computes it, term by term: the 'Q' command (`CEVAL` in
+//! `asm/points.asm`). The firmware runs PINFND and POINTS on the position as it stands, as if
+//! the side not to move had just moved (a dummy last move, so no piece "just moved") with an
+//! empty root (so material and board control are absolute), and reads the clock port around it.
+//!
+//! - The full build leaves every term of its score in `BRKDN` (signed words, 256 = a pawn,
+//!   White's view) and lists every battle (square, piece, XCHNG's residue); the host only reads
+//!   them.
+//! - The period builds send POINTS' byte variables (MTRL, BRDC, PTSL, PTSW1, PTSW2, PTSCK) and
+//!   VALM; the host splits the documented formula of `points.asm` into terms (in 1/8 pawns) and
+//!   checks that they give the VALM the Z80 computed, so a disagreement is an error, not a
+//!   silent difference.
+
+use super::{board, Build, Engine, FirmwareError};
+use std::fmt::Write;
+
+/// The 'Q' command.
+pub const CMD_EVAL: u8 = b'Q';
+
+/// One term of the score, in the build's unit, White's view.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Term {
+    pub name: &'static str,
+    pub value: i32,
+}
+
+/// One battle: a piece attacked by the enemy, and its owner's loss by XCHNG (attacker-array
+/// units: P1 N3 B3 R5 Q9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Battle {
+    pub square: u8,
+    pub piece: u8,
+    pub residue: u8,
+}
+
+/// The evaluation of one position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Evaluation {
+    pub build: Build,
+    /// The terms, White's view; they add up to `total`.
+    pub terms: Vec<Term>,
+    /// The score, White's view, in the build's unit.
+    pub total: i32,
+    /// The score from the side to move's view (VALM / VALMW).
+    pub side_to_move: i32,
+    /// White is to move.
+    pub white_to_move: bool,
+    /// Battles the firmware listed (the full build only).
+    pub battles: Vec<Battle>,
+    /// T-states of PINFND + POINTS, by the clock port.
+    pub tstates: u64,
+}
+
+impl Evaluation {
+    /// Units per pawn: 256 (full) or 8 (period builds).
+    pub fn per_pawn(&self) -> i32 {
+        if self.build.wide_scores() {
+            256
+        } else {
+            8
+        }
+    }
+
+    /// A readable breakdown.
+    pub fn report(&self) -> String {
+        let unit = self.per_pawn() as f64;
+        let mut s = format!(
+            "static evaluation ({} build, {} to move), in pawns from White's view \
+             (unit: 1/{} pawn):\n",
+            self.build,
+            if self.white_to_move { "White" } else { "Black" },
+            self.per_pawn()
+        );
+        for t in &self.terms {
+            let _ = writeln!(
+                s,
+                "  {:<28} {:>+8.3}  ({:+})",
+                t.name,
+                t.value as f64 / unit,
+                t.value
+            );
+        }
+        let _ = writeln!(
+            s,
+            "  {:<28} {:>+8.3}  ({:+})\nfor the side to move: {:+.3} pawns ({:+})",
+            "total",
+            self.total as f64 / unit,
+            self.total,
+            self.side_to_move as f64 / unit,
+            self.side_to_move
+        );
+        if !self.battles.is_empty() {
+            s.push_str("battles (XCHNG: the owner's loss, in units P1 N3 B3 R5 Q9):\n");
+            for b in &self.battles {
+                let sq = board::square_of(b.square)
+                    .map(|q| q.to_string())
+                    .unwrap_or_else(|| format!("#{}", b.square));
+                let _ = writeln!(
+                    s,
+                    "  {sq} {} {}  loss {}",
+                    if b.piece & 0x80 != 0 {
+                        "black"
+                    } else {
+                        "white"
+                    },
+                    match b.piece & 7 {
+                        1 => "pawn",
+                        2 => "knight",
+                        3 => "bishop",
+                        4 => "rook",
+                        5 => "queen",
+                        6 => "king",
+                        _ => "?",
+                    },
+                    b.residue
+                );
+            }
+        }
+        let _ = writeln!(
+            s,
+            "T-states: {} for PINFND + POINTS ({:.1} ms at 2 MHz)",
+            self.tstates,
+            self.tstates as f64 / 2000.0
+        );
+        s
+    }
+}
+
+fn limit(v: i32, b: i32) -> i32 {
+    v.clamp(-b, b)
+}
+
+impl Engine {
+    /// The static evaluation of the current position, term by term.
+    pub fn eval(&mut self) -> Result<Evaluation, FirmwareError> {
+        let white_to_move = self.status_side_white()?;
+        let r = self.command(CMD_EVAL, &[])?;
+        let bad = |detail: String| FirmwareError::Protocol {
+            command: 'Q',
+            detail,
+        };
+        if r.len() < 15 {
+            return Err(bad(format!("{} bytes", r.len())));
+        }
+        let t0 = u32::from_le_bytes([r[0], r[1], r[2], r[3]]);
+        let t1 = u32::from_le_bytes([r[4], r[5], r[6], r[7]]);
+        let tstates = t1.wrapping_sub(t0) as u64;
+        let v = &r[8..15];
+        let (mtrl, brdc) = (v[0] as i8 as i32, v[1] as i8 as i32);
+        let (ptsl, ptsw1, ptsw2, ptsck) = (v[2] as i32, v[3] as i32, v[4] as i32, v[5] != 0);
+        let valm = v[6] as i32;
+        // The mover (the side not to move) is White when Black is to move.
+        let mover_white = !white_to_move;
+        let sign = |mover_gain: i32| if mover_white { mover_gain } else { -mover_gain };
+        let mut terms = Vec::new();
+        let mut battles = Vec::new();
+        let total;
+        match self.build {
+            Build::Full => {
+                if r.len() < 15 + 20 + 1 {
+                    return Err(bad(format!("{} bytes", r.len())));
+                }
+                let w = |k: usize| i16::from_le_bytes([r[15 + 2 * k], r[16 + 2 * k]]) as i32;
+                let names = [
+                    "material",
+                    "material clamp",
+                    "exchange: mover's loss",
+                    "exchange: second threat won",
+                    "score clamp",
+                    "board control",
+                    "development",
+                    "root's control + development",
+                    "control clamp",
+                ];
+                for (k, name) in names.iter().enumerate() {
+                    terms.push(Term { name, value: w(k) });
+                }
+                total = w(9);
+                let n = r[35] as usize;
+                if r.len() != 36 + 3 * n {
+                    return Err(bad(format!("{} bytes for {n} battles", r.len())));
+                }
+                for b in r[36..].chunks(3) {
+                    battles.push(Battle {
+                        square: b[0],
+                        piece: b[1],
+                        residue: b[2],
+                    });
+                }
+            }
+            Build::Article => {
+                let m = limit(mtrl, 15);
+                let lost = 8 * ptsl;
+                let won = if ptsw1 != 0 { 6 * ptsw2 } else { 0 };
+                let s1 = 8 * m + sign(won - lost);
+                let s1c = limit(s1, 120);
+                let bc = if ptsck { 0 } else { limit(brdc, 6) };
+                terms.push(Term {
+                    name: "material",
+                    value: 8 * mtrl,
+                });
+                terms.push(Term {
+                    name: "material clamp",
+                    value: 8 * (m - mtrl),
+                });
+                terms.push(Term {
+                    name: "exchange: mover's loss",
+                    value: sign(-lost),
+                });
+                terms.push(Term {
+                    name: "exchange: second threat won",
+                    value: sign(won),
+                });
+                terms.push(Term {
+                    name: "score clamp",
+                    value: s1c - s1,
+                });
+                terms.push(Term {
+                    name: "control + development",
+                    value: brdc,
+                });
+                terms.push(Term {
+                    name: "control clamp",
+                    value: bc - brdc,
+                });
+                total = s1c + bc;
+            }
+            Build::B1978 => {
+                let lost = if ptsl > 0 { ptsl - 1 } else { 0 };
+                let won = if ptsw1 != 0 && ptsw2 != 0 {
+                    (ptsw2 - 1) / 2
+                } else {
+                    0
+                };
+                // The program's 8-bit sum, then the clamp to +-30 half pawns, times 4.
+                let m = ((mtrl + sign(won - lost)) as i8) as i32;
+                let mc = limit(m, 30);
+                let bc = if ptsck { 0 } else { limit(brdc, 6) };
+                terms.push(Term {
+                    name: "material (half pawns x4)",
+                    value: 4 * mtrl,
+                });
+                terms.push(Term {
+                    name: "exchange: mover's loss",
+                    value: 4 * sign(-lost),
+                });
+                terms.push(Term {
+                    name: "exchange: second threat won",
+                    value: 4 * sign(won),
+                });
+                terms.push(Term {
+                    name: "material clamp",
+                    value: 4 * (mc - m) + 4 * (m - mtrl - sign(won - lost)),
+                });
+                terms.push(Term {
+                    name: "control + development",
+                    value: brdc,
+                });
+                terms.push(Term {
+                    name: "control clamp",
+                    value: bc - brdc,
+                });
+                total = 4 * mc + bc;
+            }
+        }
+        let sum: i32 = terms.iter().map(|t| t.value).sum();
+        if sum != total {
+            return Err(bad(format!("the terms add up to {sum}, not {total}")));
+        }
+        let side_to_move = if white_to_move { total } else { -total };
+        // What the Z80 itself computed for the side to move must agree.
+        let z80 = match self.build {
+            Build::Full => {
+                let key = ((side_to_move >> 5).clamp(-127, 127) + 128) as u8;
+                if key as i32 != valm {
+                    return Err(bad(format!("sort key {valm:02X}h, not {key:02X}h")));
+                }
+                side_to_move
+            }
+            _ => valm - 0x80,
+        };
+        if z80 != side_to_move {
+            return Err(bad(format!(
+                "the Z80's VALM {valm:02X}h disagrees with its terms ({side_to_move:+})"
+            )));
+        }
+        Ok(Evaluation {
+            build: self.build,
+            terms,
+            total,
+            side_to_move,
+            white_to_move,
+            battles,
+            tstates,
+        })
+    }
+
+    fn status_side_white(&mut self) -> Result<bool, FirmwareError> {
+        let b = self.command(super::protocol::CMD_BOARD, &[])?;
+        Ok(b.get(64) == Some(&0))
+    }
+}
+
+/// `z80chess eval`: the breakdown of one position.
+pub fn cli(
+    fen: Option<&str>,
+    moves: Option<&str>,
+    build: Build,
+    params: Option<&std::path::Path>,
+) -> Result<String, String> {
+    let mut engine = Engine::new(build).map_err(|e| e.to_string())?;
+    if let Some(p) = params {
+        let pf = super::params::ParamFile::load(p).map_err(|e| e.to_string())?;
+        engine.load_params(&pf).map_err(|e| e.to_string())?;
+    }
+    crate::cli::search::prepare(&mut engine, fen, moves)?;
+    let e = engine.eval().map_err(|e| e.to_string())?;
+    Ok(e.report())
+}

@@ -1,0 +1,558 @@
+//! The full build's scoring parameter blocks, host side: what each parameter means, the
+//! parameter file format, and loading a file into the Z80 through the protocol.
+//!
+//! The blocks themselves live in the firmware's expansion RAM (`asm/params.asm` has the layout
+//! and the defaults); the address of each parameter is its `P_NAME` symbol. There are three
+//! stored blocks: `default`, `e4` and `d4`; the firmware uses the one the game's first move picks
+//! (1.e4, 1.d4, anything else), switched only between moves.
+//!
+//! # Parameter files
+//!
+//! ```text
+//! # comments start with '#' or ';'
+//! [default]          # applies to all three blocks (e4 and d4 start as copies of it)
+//! P_PAWN = 256
+//! [e4]               # only after 1.e4
+//! P_DVCAS = 224
+//! [d4]
+//! P_FLAGS = 0x01
+//! ```
+//!
+//! Lines before any section belong to `[default]`. Values are decimal (optionally signed) or
+//! `0x` hexadecimal. A file is checked whole before anything is sent: a malformed line, an
+//! unknown name, a value out of range or a repeated name is an error naming the line, and nothing
+//! is loaded.
+
+use super::{Build, Engine, FirmwareError};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// 'W' block offset n bytes..: write a stored block.
+pub const CMD_PWRITE: u8 = b'W';
+/// 'V' block offset n: read a stored block.
+pub const CMD_PREAD: u8 = b'V';
+/// The size of one block (`PBLKSZ`).
+pub const BLOCK_SIZE: u16 = 0x80;
+
+/// The three stored blocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Block {
+    Default = 0,
+    E4 = 1,
+    D4 = 2,
+}
+
+impl Block {
+    pub const ALL: [Block; 3] = [Block::Default, Block::E4, Block::D4];
+    pub fn name(self) -> &'static str {
+        match self {
+            Block::Default => "default",
+            Block::E4 => "e4",
+            Block::D4 => "d4",
+        }
+    }
+}
+
+impl fmt::Display for Block {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How a parameter is stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A signed word (little-endian).
+    Word,
+    /// An unsigned byte.
+    Byte,
+    /// A byte of flag bits.
+    Flags,
+}
+
+/// One parameter: its symbol, storage, the range the host accepts, and what it means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParamDef {
+    pub name: &'static str,
+    pub kind: Kind,
+    pub min: i32,
+    pub max: i32,
+    pub meaning: &'static str,
+}
+
+const fn p(name: &'static str, kind: Kind, min: i32, max: i32, meaning: &'static str) -> ParamDef {
+    ParamDef {
+        name,
+        kind,
+        min,
+        max,
+        meaning,
+    }
+}
+
+/// Every parameter of the full build, in block order. Scores: 256 = one pawn. The ranges keep
+/// every sum inside a signed word for any position that can arise in a game.
+pub const PARAMS: &[ParamDef] = &[
+    p(
+        "P_FLAGS",
+        Kind::Flags,
+        0,
+        0x0F,
+        "search additions on: bit 0 transposition table, 1 aspiration, 2 draw window, 3 time overflow (none built yet: no effect)",
+    ),
+    p("P_PAWN", Kind::Word, 0, 512, "material: a pawn"),
+    p("P_KNIGHT", Kind::Word, 0, 1536, "material: a knight"),
+    p("P_BISHOP", Kind::Word, 0, 1536, "material: a bishop"),
+    p("P_ROOK", Kind::Word, 0, 2560, "material: a rook"),
+    p("P_QUEEN", Kind::Word, 0, 4608, "material: a queen"),
+    p(
+        "P_XLOST",
+        Kind::Word,
+        0,
+        512,
+        "the mover's largest exchange loss, per unit of XCHNG's residue (values P1 N3 B3 R5 Q9)",
+    ),
+    p(
+        "P_XWON",
+        Kind::Word,
+        0,
+        512,
+        "the side to move's second largest threat, counted won, per residue unit",
+    ),
+    p(
+        "P_MCLAMP",
+        Kind::Word,
+        0,
+        8192,
+        "material change from the root clamped to +-this",
+    ),
+    p(
+        "P_SCLAMP",
+        Kind::Word,
+        0,
+        8192,
+        "material plus exchange terms clamped to +-this",
+    ),
+    p(
+        "P_BCSQ",
+        Kind::Word,
+        0,
+        128,
+        "board control: per net attacked square",
+    ),
+    p(
+        "P_DVMIN",
+        Kind::Word,
+        -512,
+        512,
+        "development: an unmoved knight or bishop",
+    ),
+    p("P_DVCAS", Kind::Word, -512, 512, "development: a castled king"),
+    p(
+        "P_DVKMV",
+        Kind::Word,
+        -512,
+        512,
+        "development: a king moved without castling",
+    ),
+    p(
+        "P_DVMAJ",
+        Kind::Word,
+        -512,
+        512,
+        "development: a rook or queen moved before move P_DVMNO",
+    ),
+    p(
+        "P_DVMNO",
+        Kind::Byte,
+        0,
+        255,
+        "the move number before which a rook or queen move is early",
+    ),
+    p(
+        "P_BCCLMP",
+        Kind::Word,
+        0,
+        2048,
+        "board control plus development change clamped to +-this",
+    ),
+];
+
+/// The definition of a parameter by name.
+pub fn def(name: &str) -> Option<&'static ParamDef> {
+    PARAMS.iter().find(|d| d.name.eq_ignore_ascii_case(name))
+}
+
+/// What is wrong with a parameter file, or with loading it.
+#[derive(Debug, Error)]
+pub enum ParamError {
+    #[error("cannot read parameter file {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{file}:{line}: {what}")]
+    Line {
+        file: String,
+        line: usize,
+        what: String,
+    },
+    #[error("parameter blocks exist only in the full build, not in {0}")]
+    NotFull(Build),
+    #[error("the firmware has no symbol {0} (roms/ out of date?)")]
+    NoSymbol(&'static str),
+    #[error(transparent)]
+    Firmware(#[from] FirmwareError),
+}
+
+/// A checked parameter file: values per block, each within its range.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ParamFile {
+    /// Where it came from (for messages and PGN tags).
+    pub source: String,
+    /// `[default]` values (applied to all three blocks first).
+    pub default: Vec<(&'static str, i32)>,
+    pub e4: Vec<(&'static str, i32)>,
+    pub d4: Vec<(&'static str, i32)>,
+}
+
+impl ParamFile {
+    /// Read and check a file.
+    pub fn load(path: &Path) -> Result<ParamFile, ParamError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ParamError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        ParamFile::parse(&text, &path.display().to_string())
+    }
+
+    /// Check text in the file format; `file` names it in errors.
+    pub fn parse(text: &str, file: &str) -> Result<ParamFile, ParamError> {
+        let mut pf = ParamFile {
+            source: file.to_string(),
+            ..ParamFile::default()
+        };
+        let mut section = Block::Default;
+        let err = |line: usize, what: String| ParamError::Line {
+            file: file.to_string(),
+            line,
+            what,
+        };
+        for (i, raw) in text.lines().enumerate() {
+            let n = i + 1;
+            let line = raw
+                .split(|c| c == '#' || c == ';')
+                .next()
+                .unwrap_or("")
+                .trim();
+            if line.is_empty() {
+                continue;
+            }
+            if let Some(rest) = line.strip_prefix('[') {
+                let Some(name) = rest.strip_suffix(']') else {
+                    return Err(err(
+                        n,
+                        format!("a section header needs a closing ']': {line}"),
+                    ));
+                };
+                section = match name.trim().to_ascii_lowercase().as_str() {
+                    "default" => Block::Default,
+                    "e4" => Block::E4,
+                    "d4" => Block::D4,
+                    other => {
+                        return Err(err(
+                            n,
+                            format!("unknown section [{other}] (sections: [default], [e4], [d4])"),
+                        ))
+                    }
+                };
+                continue;
+            }
+            let Some((name, value)) = line.split_once('=') else {
+                return Err(err(
+                    n,
+                    format!("expected `NAME = value` or a [section], found `{line}`"),
+                ));
+            };
+            let name = name.trim();
+            let value = value.trim();
+            let Some(d) = def(name) else {
+                return Err(err(
+                    n,
+                    format!(
+                        "unknown parameter `{name}` (`z80chess params --build full` lists them)"
+                    ),
+                ));
+            };
+            let v = parse_value(value)
+                .ok_or_else(|| err(n, format!("`{value}` is not a number (for {})", d.name)))?;
+            if v < d.min || v > d.max {
+                return Err(err(
+                    n,
+                    format!("{} = {v} is out of range ({}..{})", d.name, d.min, d.max),
+                ));
+            }
+            let list = pf.list_mut(section);
+            if list.iter().any(|(k, _)| *k == d.name) {
+                return Err(err(n, format!("{} is set twice in [{section}]", d.name)));
+            }
+            list.push((d.name, v));
+        }
+        Ok(pf)
+    }
+
+    fn list_mut(&mut self, b: Block) -> &mut Vec<(&'static str, i32)> {
+        match b {
+            Block::Default => &mut self.default,
+            Block::E4 => &mut self.e4,
+            Block::D4 => &mut self.d4,
+        }
+    }
+
+    /// The values one block gets from this file (`[default]` first, then its own section).
+    pub fn values_for(&self, b: Block) -> Vec<(&'static str, i32)> {
+        let mut out = self.default.clone();
+        let own = match b {
+            Block::Default => &[][..],
+            Block::E4 => &self.e4[..],
+            Block::D4 => &self.d4[..],
+        };
+        for &(k, v) in own {
+            if let Some(slot) = out.iter_mut().find(|(n, _)| *n == k) {
+                slot.1 = v;
+            } else {
+                out.push((k, v));
+            }
+        }
+        out
+    }
+
+    /// The file in canonical form (sections in order, names sorted): what the hash covers.
+    pub fn canonical(&self) -> String {
+        let mut s = String::new();
+        for b in Block::ALL {
+            let mut own = match b {
+                Block::Default => self.default.clone(),
+                Block::E4 => self.e4.clone(),
+                Block::D4 => self.d4.clone(),
+            };
+            if own.is_empty() {
+                continue;
+            }
+            own.sort();
+            s.push_str(&format!("[{b}]\n"));
+            for (k, v) in own {
+                s.push_str(&format!("{k} = {v}\n"));
+            }
+        }
+        s
+    }
+
+    /// A short hash of the canonical form (FNV-1a, 64 bits, as 16 hex digits), recorded in PGN
+    /// tags and regress records. The empty file (the ROM's defaults) hashes like any other.
+    pub fn hash(&self) -> String {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in self.canonical().bytes() {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        format!("{h:016x}")
+    }
+}
+
+fn parse_value(s: &str) -> Option<i32> {
+    let (neg, body) = match s.strip_prefix('-') {
+        Some(b) => (true, b),
+        None => (false, s.strip_prefix('+').unwrap_or(s)),
+    };
+    let v = if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+        i32::from_str_radix(h, 16).ok()?
+    } else {
+        if body.is_empty() || !body.bytes().all(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        body.parse::<i32>().ok()?
+    };
+    Some(if neg { -v } else { v })
+}
+
+/// A parameter as the Z80 holds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParamValue {
+    pub def: &'static ParamDef,
+    /// Its offset in a block.
+    pub offset: u16,
+    /// The address of the active block's copy (the `P_NAME` symbol).
+    pub address: u16,
+    /// The value in each stored block: default, e4, d4.
+    pub values: [i32; 3],
+}
+
+fn encode(d: &ParamDef, v: i32) -> Vec<u8> {
+    match d.kind {
+        Kind::Word => (v as i16).to_le_bytes().to_vec(),
+        Kind::Byte | Kind::Flags => vec![v as u8],
+    }
+}
+
+fn decode(d: &ParamDef, b: &[u8]) -> i32 {
+    match d.kind {
+        Kind::Word => i16::from_le_bytes([b[0], b[1]]) as i32,
+        Kind::Byte | Kind::Flags => b[0] as i32,
+    }
+}
+
+fn size(d: &ParamDef) -> u16 {
+    match d.kind {
+        Kind::Word => 2,
+        _ => 1,
+    }
+}
+
+impl Engine {
+    fn param_layout(&self) -> Result<(u16, Vec<(&'static ParamDef, u16, u16)>), ParamError> {
+        if self.build != Build::Full {
+            return Err(ParamError::NotFull(self.build));
+        }
+        let prm = self
+            .build
+            .symbol("PRM")
+            .ok_or(ParamError::NoSymbol("PRM"))?;
+        let mut out = Vec::new();
+        for d in PARAMS {
+            let a = self
+                .build
+                .symbol(d.name)
+                .ok_or(ParamError::NoSymbol(d.name))?;
+            out.push((d, a.wrapping_sub(prm), a));
+        }
+        Ok((prm, out))
+    }
+
+    /// Write one parameter into a stored block.
+    pub fn set_param(&mut self, block: Block, name: &str, value: i32) -> Result<(), ParamError> {
+        let (_, layout) = self.param_layout()?;
+        let Some(&(d, off, _)) = layout
+            .iter()
+            .find(|(d, _, _)| d.name.eq_ignore_ascii_case(name))
+        else {
+            return Err(ParamError::Line {
+                file: "(option)".into(),
+                line: 0,
+                what: format!("unknown parameter `{name}`"),
+            });
+        };
+        if value < d.min || value > d.max {
+            return Err(ParamError::Line {
+                file: "(option)".into(),
+                line: 0,
+                what: format!(
+                    "{} = {value} is out of range ({}..{})",
+                    d.name, d.min, d.max
+                ),
+            });
+        }
+        let mut args = vec![block as u8, off as u8];
+        let bytes = encode(d, value);
+        args.push(bytes.len() as u8);
+        args.extend(bytes);
+        self.command(CMD_PWRITE, &args)?;
+        Ok(())
+    }
+
+    /// Every stored block back to the ROM's defaults ('W' FFh).
+    pub fn reset_params(&mut self) -> Result<(), ParamError> {
+        self.param_layout()?;
+        self.command(CMD_PWRITE, &[0xFF])?;
+        Ok(())
+    }
+
+    /// Load a checked parameter file: every block back to the ROM's defaults, then every value
+    /// of the file through the 'W' command. The file was checked whole when it was parsed, so
+    /// nothing runs with a half-loaded block.
+    pub fn load_params(&mut self, pf: &ParamFile) -> Result<(), ParamError> {
+        let (_, layout) = self.param_layout()?;
+        self.reset_params()?;
+        for b in Block::ALL {
+            for (name, v) in pf.values_for(b) {
+                let &(d, off, _) = layout
+                    .iter()
+                    .find(|(d, _, _)| d.name == name)
+                    .expect("names were checked against PARAMS");
+                let mut args = vec![b as u8, off as u8];
+                let bytes = encode(d, v);
+                args.push(bytes.len() as u8);
+                args.extend(bytes);
+                self.command(CMD_PWRITE, &args)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Every parameter as the Z80 holds it, read through the 'V' command.
+    pub fn params(&mut self) -> Result<Vec<ParamValue>, ParamError> {
+        let (_, layout) = self.param_layout()?;
+        let mut blocks = Vec::new();
+        for b in Block::ALL {
+            let r = self.command(CMD_PREAD, &[b as u8, 0, BLOCK_SIZE as u8])?;
+            if r.len() != BLOCK_SIZE as usize {
+                return Err(FirmwareError::Protocol {
+                    command: 'V',
+                    detail: format!("{} bytes, not {BLOCK_SIZE}", r.len()),
+                }
+                .into());
+            }
+            blocks.push(r);
+        }
+        Ok(layout
+            .into_iter()
+            .map(|(d, off, addr)| {
+                let o = off as usize;
+                let n = size(d) as usize;
+                ParamValue {
+                    def: d,
+                    offset: off,
+                    address: addr,
+                    values: [0, 1, 2].map(|i| decode(d, &blocks[i][o..o + n])),
+                }
+            })
+            .collect())
+    }
+}
+
+/// `z80chess params --build B [--params FILE]`: every parameter, its address, value per block
+/// and meaning.
+pub fn cli(build: Build, file: Option<&Path>) -> Result<String, ParamError> {
+    let mut e = Engine::new(build)?;
+    if build != Build::Full {
+        return Err(ParamError::NotFull(build));
+    }
+    if let Some(f) = file {
+        let pf = ParamFile::load(f)?;
+        e.load_params(&pf)?;
+    }
+    let ps = e.params()?;
+    let mut s = format!(
+        "{:<9} {:>5}  {:>7} {:>7} {:>7}  meaning (scores: 256 = one pawn)\n",
+        "name", "addr", "default", "e4", "d4"
+    );
+    for p in ps {
+        let show = |v: i32| match p.def.kind {
+            Kind::Flags => format!("{v:#04x}"),
+            _ => v.to_string(),
+        };
+        s.push_str(&format!(
+            "{:<9} {:04X}h {:>7} {:>7} {:>7}  {} [{}..{}]\n",
+            p.def.name,
+            p.address,
+            show(p.values[0]),
+            show(p.values[1]),
+            show(p.values[2]),
+            p.def.meaning,
+            p.def.min,
+            p.def.max
+        ));
+    }
+    Ok(s)
+}
