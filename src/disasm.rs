@@ -477,15 +477,15 @@ mod tests {
 
     #[test]
     fn cli_errors() {
-        let e = cli(Path::new("/nonexistent/x.bin"), 0, None).unwrap_err();
+        let e = cli(Path::new("/nonexistent/x.bin"), 0, None, None).unwrap_err();
         assert!(e.contains("/nonexistent/x.bin"), "{e}");
         let dir = std::env::temp_dir().join(format!("z80chess-disasm-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let img = dir.join("a.bin");
         std::fs::write(&img, [0u8; 16]).unwrap();
-        let e = cli(&img, 0xFFF8, None).unwrap_err();
+        let e = cli(&img, 0xFFF8, None, None).unwrap_err();
         assert!(e.contains("run past"), "{e}");
-        let e = cli(&img, 0, Some(&dir.join("missing.sym"))).unwrap_err();
+        let e = cli(&img, 0, Some(&dir.join("missing.sym")), None).unwrap_err();
         assert!(e.contains("missing.sym"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }

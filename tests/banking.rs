@@ -276,3 +276,89 @@ fn a_source_without_pages_is_assembled_as_before() {
     assert_eq!((a.pages, a.origin, a.image.len()), (0, 0x100, 1));
     assert_eq!(a.symbol_file(), "X: EQU 0x0100\n");
 }
+
+mod debugger {
+    use z80chess::debug::commands::Session;
+    use z80chess::debug::program::Program;
+
+    fn session() -> Session {
+        let prog = Program::from_source(std::path::Path::new(super::PROGRAM)).unwrap();
+        Session::program(prog).unwrap()
+    }
+
+    #[test]
+    fn a_breakpoint_in_a_page_is_shown_and_hit_as_page_addr() {
+        let mut s = session();
+        // P1MAIN and P0MAIN share 8000h: the breakpoint on page 1's label must skip page 0's.
+        let out = s.execute("break P1MAIN");
+        assert!(out.contains("Breakpoint 1 at 1:8000h <P1MAIN>"), "{out}");
+        assert!(out.contains("banking.asm:70"), "{out}");
+        let out = s.execute("info breakpoints");
+        assert!(out.contains("1:8000h <P1MAIN>"), "{out}");
+        let out = s.execute("continue");
+        assert!(out.contains("Breakpoint 1, 1:8000h <P1MAIN>"), "{out}");
+        assert_eq!(s.dbg.m.bus.window_page(), Some(1));
+        assert_eq!(s.dbg.m.cpu.b, 0x11, "page 0's P0MAIN ran first, unstopped");
+        // P:ADDR in page 0: P0TWICE, called from page 1 through FAR0.
+        let out = s.execute("break 0:8008");
+        assert!(out.contains("at 0:8008h <P0TWICE>"), "{out}");
+        let out = s.execute("continue");
+        assert!(out.contains("Breakpoint 2, 0:8008h <P0TWICE>"), "{out}");
+        assert!(out.contains("banking.asm:62"), "{out}");
+        // Back in time: the window shows page 1 again at P1MAIN.
+        let out = s.execute("reverse-continue");
+        assert!(out.contains("Breakpoint 1, 1:8000h <P1MAIN>"), "{out}");
+        assert_eq!(s.dbg.m.bus.window_page(), Some(1));
+        assert_eq!(s.dbg.m.bus.peek_page(1, 0x8100), Some(0x22));
+        assert!(
+            s.where_line().contains("=> 1:8000  3A"),
+            "{}",
+            s.where_line()
+        );
+    }
+
+    #[test]
+    fn a_page_breakpoint_does_not_hit_in_another_page() {
+        let mut s = session();
+        // 1:8008 is inside P1MAIN's first instructions' page; 0:8008 (P0TWICE) runs, 1:8008 runs.
+        s.execute("break 1:8008");
+        let out = s.execute("continue");
+        assert!(out.contains("Breakpoint 1, 1:8008h <P1MAIN+8>"), "{out}");
+        assert_eq!(s.dbg.m.bus.window_page(), Some(1));
+        // Page 2 is never selected: a breakpoint there never hits.
+        let mut s = session();
+        s.execute("break 2:8000");
+        let out = s.execute("continue");
+        assert!(!out.contains("Breakpoint 1,"), "{out}");
+    }
+}
+
+#[test]
+fn the_profiler_charges_each_page_s_routine() {
+    use z80chess::profile::profiler::Profiler;
+    use z80chess::profile::routines::Routines;
+    let a = program();
+    let routines = Routines::from_assembly(&a).unwrap();
+    let mut m = Machine::expanded(&a.image).unwrap();
+    let mut prof = Profiler::new(&routines);
+    assert!(matches!(
+        m.run_observed(1_000_000, &mut prof),
+        StopReason::Exit(_)
+    ));
+    prof.finish(&m.cpu);
+    let p = prof.profile();
+    assert_eq!(p.total, m.cpu.t);
+    let get = |n: &str| p.routine(n).unwrap_or_else(|| panic!("{n} ran")).clone();
+    // P0MAIN and P1MAIN both start at 8000h: each gets its own page's instructions.
+    assert_eq!(get("P0MAIN").exclusive, 13 + 4 + 13 + 10);
+    assert_eq!(get("P0MAIN").calls, 1);
+    assert_eq!(
+        get("P1MAIN").exclusive,
+        13 + 4 + 10 + 7 + 13 + 11 + 4 + 7 + 17 + 4 + 13 + 10
+    );
+    assert_eq!(get("P0TWICE").exclusive, 4 + 4 + 4 + 10);
+    assert_eq!(get("P0TWICE").calls, 1);
+    assert_eq!(get("FAR0").calls, 1);
+    let stack = |s: &str| p.folded.iter().find(|(k, _)| k == s).map(|(_, t)| *t);
+    assert_eq!(stack("START;P1MAIN;FAR0;P0TWICE"), Some(22));
+}

@@ -460,6 +460,9 @@ impl Session {
         if text.is_empty() {
             return Err("a location is missing (an address, a label or file.asm:LINE)".into());
         }
+        if let Some((page, addr)) = Program::paged_location(text) {
+            return Ok((addr, Program::addr_name(Some(page), addr)));
+        }
         if let Some((file, line)) = text.rsplit_once(':') {
             let line: u32 = line
                 .trim()
@@ -876,10 +879,20 @@ impl Session {
         };
         let cond = self.cond(cond, false)?;
         let p = &self.dbg.prog;
+        // A location in an expansion page (P:ADDR, a page's label) hits only in that page;
+        // it is described as that page sees it.
+        let page = if loc.is_empty() {
+            p.page_of_addr(addr)
+        } else {
+            p.location_page(loc)
+        };
+        let view = p.page_of_addr(0x8000);
+        p.set_view(page.or(view));
         let mut warn = String::new();
-        if (addr as usize) < p.rom.len() && !p.is_statement(addr) && !p.files.is_empty() {
+        let rom_end = p.image_end(addr);
+        if (addr as usize) < rom_end && !p.is_statement(addr) && !p.files.is_empty() {
             warn = "\n  note: no instruction of the source starts there".into();
-        } else if (addr as usize) >= p.rom.len() {
+        } else if (addr as usize) >= rom_end {
             warn = "\n  note: that address is outside the ROM image".into();
         }
         let src = p
@@ -887,6 +900,7 @@ impl Session {
             .map(|(f, l)| format!(", {}", p.line_name(f, l)))
             .unwrap_or_default();
         let at = p.addr_text(addr);
+        p.set_view(view);
         let ctext = cond
             .as_ref()
             .map(|c| format!(" if {}", c.1))
@@ -894,6 +908,9 @@ impl Session {
         let id = self
             .dbg
             .add_bp(BpKind::Code { addr }, desc.clone(), cond, temp);
+        if page.is_some() {
+            self.dbg.bp_mut(id)?.page = page;
+        }
         Ok(format!(
             "{} {id} at {at}{src}{ctext}{warn}\n",
             if temp {
@@ -1145,7 +1162,7 @@ impl Session {
                     if b.temp { "tbreak" } else { "breakpoint" },
                     format!(
                         "{}{}",
-                        p.addr_text(addr),
+                        p.addr_text_in(b.page, addr),
                         p.line_at(addr)
                             .map(|(f, l)| format!(" {}", p.line_name(f, l)))
                             .unwrap_or_default()

@@ -151,6 +151,8 @@ pub struct Breakpoint {
     pub ignore: u64,
     /// Deleted after its first stop.
     pub temp: bool,
+    /// A code breakpoint in an expansion page hits only while the window shows that page.
+    pub page: Option<u8>,
 }
 
 /// What a hit saw.
@@ -391,6 +393,8 @@ struct Obs<'a> {
     paused: bool,
     interrupted: bool,
     found: Option<(u64, Vec<Hit>)>,
+    /// The page the window shows (told by the machine).
+    page: Option<u8>,
 }
 
 impl<'a> Obs<'a> {
@@ -415,6 +419,7 @@ impl<'a> Obs<'a> {
             paused: false,
             interrupted: false,
             found: None,
+            page: None,
         }
     }
 
@@ -451,7 +456,10 @@ impl<'a> Obs<'a> {
         let depth = self.track.depth();
         if self.maps.code_at(cpu.pc) {
             for bp in self.bps.iter() {
-                if bp.enabled && bp.kind == (BpKind::Code { addr: cpu.pc }) {
+                if bp.enabled
+                    && bp.kind == (BpKind::Code { addr: cpu.pc })
+                    && (bp.page.is_none() || bp.page == self.page)
+                {
                     let (ok, err) = Self::cond_ok(bp, cpu, mem, icount, depth, None);
                     if ok {
                         self.scratch.push(Hit {
@@ -528,6 +536,10 @@ impl<'a> Obs<'a> {
 }
 
 impl Observer for Obs<'_> {
+    fn page(&mut self, page: Option<u8>) {
+        self.page = page;
+    }
+
     #[inline(always)]
     fn before(&mut self, cpu: &Cpu, mem: &[u8; 0x10000]) -> bool {
         self.pre = pre_of(cpu, mem);
@@ -667,12 +679,8 @@ pub const DEFAULT_LIMIT: u64 = 10_000_000_000;
 impl Debugger {
     /// A reset machine running `prog`'s ROM.
     pub fn new(prog: Program) -> Result<Debugger, String> {
-        let m = if prog.firmware == Some(crate::firmware::Build::Full) {
-            Machine::expanded(&prog.rom)
-        } else {
-            Machine::new(&prog.rom)
-        }
-        .map_err(|e| e.to_string())?;
+        let m = Machine::with_map(&prog.rom, prog.memory).map_err(|e| e.to_string())?;
+        prog.set_view(m.bus.window_page());
         let genmov = prog.symbols.value_of("GENMOV");
         let mut d = Debugger {
             prog,
@@ -758,6 +766,7 @@ impl Debugger {
     /// Change the machine from outside (registers, memory, input): an event.
     pub fn edit<R>(&mut self, f: impl FnOnce(&mut Machine) -> R) -> R {
         let r = f(&mut self.m);
+        self.prog.set_view(self.m.bus.window_page());
         self.event();
         r
     }
@@ -775,6 +784,7 @@ impl Debugger {
             self.m = s.machine.clone();
             self.track = s.track.clone();
         }
+        self.prog.set_view(self.m.bus.window_page());
     }
 
     // ---- breakpoints -----------------------------------------------------------------
@@ -797,6 +807,7 @@ impl Debugger {
             hits: 0,
             ignore: 0,
             temp,
+            page: None,
         });
         self.maps.rebuild(&self.bps);
         id
@@ -910,6 +921,7 @@ impl Debugger {
         if self.bps.len() != before {
             self.maps.rebuild(&self.bps);
         }
+        self.prog.set_view(self.m.bus.window_page());
         stop
     }
 
@@ -931,6 +943,7 @@ impl Debugger {
                 obs.after(&self.m.cpu, &self.m.bus.mem);
             }
         }
+        self.prog.set_view(self.m.bus.window_page());
     }
 
     // ---- backward --------------------------------------------------------------------

@@ -1,9 +1,17 @@
 //! What the debugger knows about the program it runs: the ROM image, its symbols, which of
 //! them are code labels, the source map (address -> file:line) and the source files.
+//!
+//! Banked programs (the full build's expansion pages, `crate::machine`): labels and source
+//! lines of a page are kept apart, keyed by (page, address). Which page an address in the
+//! 8000h-BFFFh window means is the *view*: the page the machine shows, set by the debugger
+//! after every run ([`Program::set_view`]). Addresses in the window are written `P:ADDR`
+//! (`1:8000h <P1MAIN>`).
 
 use crate::asm::{Assembly, SymbolKind};
 use crate::disasm::Symbols;
 use crate::firmware::Build;
+use crate::machine::MemoryMap;
+use std::cell::Cell;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -37,6 +45,19 @@ pub struct Program {
     pub files: Vec<SourceFile>,
     /// The firmware build, if this is one (enables the protocol commands).
     pub firmware: Option<Build>,
+    /// The machine's memory map (Expanded: `rom` is the base 16 KiB and the pages).
+    pub memory: MemoryMap,
+    /// Code labels of the pages by (page, address).
+    page_labels: BTreeMap<(u8, u16), Vec<String>>,
+    /// (page, address) -> (file index, line).
+    page_map: BTreeMap<(u8, u16), (usize, u32)>,
+    /// The page the window shows (see the module documentation).
+    view: Cell<Option<u8>>,
+}
+
+/// Is `addr` in the expansion ROM window?
+fn in_window(addr: u16) -> bool {
+    (0x8000..0xC000).contains(&addr)
 }
 
 /// The source map of a firmware build (written by `z80chess roms` beside the image).
@@ -108,7 +129,7 @@ impl Program {
         name: String,
         rom: Vec<u8>,
         symbols: Symbols,
-        map_entries: Vec<(u16, String, u32)>,
+        map_entries: Vec<(Option<u8>, u16, String, u32)>,
         label_names: Option<HashSet<String>>,
         root: &Path,
         firmware: Option<Build>,
@@ -116,8 +137,9 @@ impl Program {
         let mut files: Vec<SourceFile> = Vec::new();
         let mut index: HashMap<String, usize> = HashMap::new();
         let mut map = BTreeMap::new();
+        let mut page_map = BTreeMap::new();
         let mut by_line: BTreeMap<(usize, u32), Vec<u16>> = BTreeMap::new();
-        for (addr, file, line) in map_entries {
+        for (page, addr, file, line) in map_entries {
             let k = *index.entry(file.clone()).or_insert_with(|| {
                 files.push(SourceFile {
                     short: short_name(&file),
@@ -126,6 +148,10 @@ impl Program {
                 });
                 files.len() - 1
             });
+            if let Some(p) = page {
+                page_map.insert((p, addr), (k, line));
+                continue;
+            }
             map.insert(addr, (k, line));
             by_line.entry((k, line)).or_default().push(addr);
         }
@@ -162,10 +188,28 @@ impl Program {
                 labels.entry(*v).or_default().push(n.clone());
             }
         }
+        let mut page_labels: BTreeMap<(u8, u16), Vec<String>> = BTreeMap::new();
+        for p in 0..crate::machine::MAX_PAGES {
+            for (v, n) in symbols.page_labels(p) {
+                folded
+                    .entry(n.to_ascii_uppercase())
+                    .or_default()
+                    .push(n.to_string());
+                if label_names.is_empty() || label_names.contains(n) {
+                    page_labels.entry((p, v)).or_default().push(n.to_string());
+                }
+            }
+        }
         // Prefer global labels over local ones at the same address.
-        for names in labels.values_mut() {
+        for names in labels.values_mut().chain(page_labels.values_mut()) {
             names.sort_by_key(|n| n.contains('.'));
         }
+        // The full build's machine has the expansion memory, paged or not.
+        let memory = if rom.len() > crate::machine::ROM_SIZE || firmware == Some(Build::Full) {
+            MemoryMap::expanded_for(&rom)
+        } else {
+            MemoryMap::Period
+        };
         Program {
             name,
             rom,
@@ -176,13 +220,59 @@ impl Program {
             by_line,
             files,
             firmware,
+            memory,
+            page_labels,
+            page_map,
+            view: Cell::new(None),
         }
+    }
+
+    /// The page the window shows (the debugger sets it from the machine).
+    pub fn set_view(&self, page: Option<u8>) {
+        self.view.set(page);
+    }
+
+    /// The end of the ROM image as the CPU sees it around `addr`: the base image's end, or
+    /// in the window of a banked program the window's end when a page is in view.
+    pub fn image_end(&self, addr: u16) -> usize {
+        match self.page_of_addr(addr) {
+            Some(p) if p < self.memory.pages() => 0xC000,
+            _ => self.rom.len().min(crate::machine::ROM_SIZE),
+        }
+    }
+
+    /// The page an address means now: the view for the window, None elsewhere.
+    pub fn page_of_addr(&self, addr: u16) -> Option<u8> {
+        if in_window(addr) {
+            self.view.get()
+        } else {
+            None
+        }
+    }
+
+    /// `8000h`, or `1:8000h` for an address of a page.
+    pub fn addr_name(page: Option<u8>, addr: u16) -> String {
+        match page {
+            Some(p) => format!("{p}:{addr:04X}h"),
+            None => format!("{addr:04X}h"),
+        }
+    }
+
+    /// [`Program::addr_text`] for an address of a given page (None: as the view says).
+    pub fn addr_text_in(&self, page: Option<u8>, addr: u16) -> String {
+        let old = self.view.get();
+        if page.is_some() {
+            self.view.set(page);
+        }
+        let s = self.addr_text(addr);
+        self.view.set(old);
+        s
     }
 
     /// A firmware build: its ROM, symbol file and source map from `roms/`, sources from `root`.
     pub fn from_build(build: Build, root: &Path) -> Result<Program, String> {
         let symbols = Symbols::parse(build.symbols(), &format!("roms/{}.sym", build.name()))?;
-        let map = crate::asm::parse_source_map(build_map(build))?;
+        let map = crate::asm::parse_source_map_paged(build_map(build))?;
         Ok(Program::assemble(
             build.name().to_string(),
             build.rom().to_vec(),
@@ -205,7 +295,7 @@ impl Program {
         if a.image.is_empty() {
             return Err(format!("{name}: the program is empty"));
         }
-        if a.image.len() > crate::machine::ROM_SIZE {
+        if a.image.len() > crate::machine::ROM_SIZE && a.pages == 0 {
             return Err(format!(
                 "{name}: {} bytes do not fit in the 16 KiB ROM",
                 a.image.len()
@@ -213,15 +303,15 @@ impl Program {
         }
         let mut symbols = Symbols::new();
         let mut labels = HashSet::new();
-        let mut syms: Vec<(&String, i64, SymbolKind)> = a
+        let mut syms: Vec<(&String, i64, SymbolKind, Option<u8>)> = a
             .symbols
             .iter()
-            .map(|(k, s)| (k, s.value, s.kind))
+            .map(|(k, s)| (k, s.value, s.kind, s.page))
             .collect();
         syms.sort_by(|x, y| (x.1, x.0).cmp(&(y.1, y.0)));
-        for (n, v, kind) in syms {
+        for (n, v, kind, page) in syms {
             if (0..=0xFFFF).contains(&v) {
-                symbols.insert(n, v as u16);
+                symbols.insert_in(page, n, v as u16);
                 if kind == SymbolKind::Label {
                     labels.insert(n.clone());
                 }
@@ -232,6 +322,7 @@ impl Program {
             .iter()
             .map(|e| {
                 (
+                    e.page,
                     e.addr,
                     a.files.get(e.file).cloned().unwrap_or_else(|| "?".into()),
                     e.line,
@@ -302,15 +393,16 @@ impl Program {
 
     /// The code label at exactly `addr` (a global one if there is one).
     pub fn label_at(&self, addr: u16) -> Option<&str> {
-        self.labels
-            .get(&addr)
-            .and_then(|v| v.first())
-            .map(String::as_str)
+        self.labels_at(addr).first().map(String::as_str)
     }
 
-    /// All code labels at `addr`.
+    /// All code labels at `addr` (in the window: the view's page's).
     pub fn labels_at(&self, addr: u16) -> &[String] {
-        self.labels.get(&addr).map(Vec::as_slice).unwrap_or(&[])
+        let names = match self.page_of_addr(addr) {
+            Some(p) => self.page_labels.get(&(p, addr)),
+            None => self.labels.get(&addr),
+        };
+        names.map(Vec::as_slice).unwrap_or(&[])
     }
 
     /// `LABEL`, `LABEL+n` (code: the nearest label at or below, inside the image; data: the
@@ -324,7 +416,14 @@ impl Program {
                 format!("{name}+{off}")
             }
         };
-        if (addr as usize) < self.rom.len() {
+        if let Some(p) = self.page_of_addr(addr) {
+            let (&(_, base), names) = self
+                .page_labels
+                .range((p, 0x8000)..=(p, addr))
+                .next_back()?;
+            return Some(plus(names.first()?, base));
+        }
+        if (addr as usize) < self.rom.len().min(crate::machine::ROM_SIZE) {
             let (&base, names) = self.labels.range(..=addr).next_back()?;
             return Some(plus(names.first()?, base));
         }
@@ -339,20 +438,31 @@ impl Program {
 
     /// `1234h` followed by ` <LABEL+n>` when there is a name for it.
     pub fn addr_text(&self, addr: u16) -> String {
+        let name = Program::addr_name(self.page_of_addr(addr), addr);
         match self.describe(addr) {
-            Some(d) => format!("{addr:04X}h <{d}>"),
-            None => format!("{addr:04X}h"),
+            Some(d) => format!("{name} <{d}>"),
+            None => name,
         }
     }
 
     /// The source line of the instruction or data statement starting at `addr`.
     pub fn line_at(&self, addr: u16) -> Option<(usize, u32)> {
-        self.map.get(&addr).copied()
+        match self.page_of_addr(addr) {
+            Some(p) => self.page_map.get(&(p, addr)).copied(),
+            None => self.map.get(&addr).copied(),
+        }
     }
 
     /// The source line of the statement that contains `addr` (the nearest at or below it).
     pub fn line_near(&self, addr: u16) -> Option<(usize, u32)> {
-        if (addr as usize) >= self.rom.len() {
+        if let Some(p) = self.page_of_addr(addr) {
+            return self
+                .page_map
+                .range((p, 0x8000)..=(p, addr))
+                .next_back()
+                .map(|(_, &l)| l);
+        }
+        if (addr as usize) >= self.rom.len().min(crate::machine::ROM_SIZE) {
             return None;
         }
         self.map.range(..=addr).next_back().map(|(_, &l)| l)
@@ -424,7 +534,37 @@ impl Program {
 
     /// Is there a map entry (an instruction or data statement) starting at `addr`?
     pub fn is_statement(&self, addr: u16) -> bool {
-        self.map.contains_key(&addr)
+        self.line_at(addr).is_some()
+    }
+
+    /// The page and address of a location the user wrote as `P:ADDR` (`1:8100`, `1:8100h`).
+    pub fn paged_location(text: &str) -> Option<(u8, u16)> {
+        let (p, a) = text.trim().split_once(':')?;
+        let p: u8 = p.trim().parse().ok()?;
+        let a = a.trim();
+        let a = a.strip_suffix(['h', 'H']).unwrap_or(a);
+        let a = a.strip_prefix("0x").unwrap_or(a);
+        u16::from_str_radix(a, 16).ok().map(|a| (p, a))
+    }
+
+    /// The page of a location given as a label of a page (`P1MAIN`, `P1MAIN+3`,
+    /// `P1MAIN.loop`), or `P:ADDR`.
+    pub fn location_page(&self, text: &str) -> Option<u8> {
+        if let Some((p, _)) = Program::paged_location(text) {
+            return Some(p);
+        }
+        let name: String = text
+            .trim()
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '.')
+            .collect();
+        if let Some(p) = self.symbols.page_of(&name) {
+            return Some(p);
+        }
+        match self.folded.get(&name.to_ascii_uppercase()) {
+            Some(names) if names.len() == 1 => self.symbols.page_of(&names[0]),
+            _ => None,
+        }
     }
 }
 

@@ -67,6 +67,14 @@ pub fn flags_text(f: u8) -> String {
     )
 }
 
+/// `8000`, or `1:8000` when the window shows page 1 (an address of the code in view).
+fn paged(prog: &Program, a: u16) -> String {
+    match prog.page_of_addr(a) {
+        Some(p) => format!("{p}:{a:04X}"),
+        None => format!("{a:04X}"),
+    }
+}
+
 /// All registers, flags, interrupt state and counters.
 pub fn regs(prog: &Program, cpu: &Cpu, track: &Track) -> String {
     let mut s = String::new();
@@ -76,8 +84,12 @@ pub fn regs(prog: &Program, cpu: &Cpu, track: &Track) -> String {
         .unwrap_or_default();
     let _ = writeln!(
         s,
-        "PC  {:04X}{pcname}   SP  {:04X}   IX  {:04X}   IY  {:04X}   MEMPTR {:04X}",
-        cpu.pc, cpu.sp, cpu.ix, cpu.iy, cpu.wz
+        "PC  {}{pcname}   SP  {:04X}   IX  {:04X}   IY  {:04X}   MEMPTR {:04X}",
+        paged(prog, cpu.pc),
+        cpu.sp,
+        cpu.ix,
+        cpu.iy,
+        cpu.wz
     );
     let _ = writeln!(
         s,
@@ -166,16 +178,21 @@ pub fn disassembly(dbg: &Debugger, addr: u16, n: usize, width: Option<usize>) ->
         let bytes: Vec<String> = (0..len as u16)
             .map(|k| format!("{:02X}", mem[a.wrapping_add(k) as usize]))
             .collect();
-        let bp = dbg
-            .bps
-            .iter()
-            .any(|b| b.enabled && b.kind == BpKind::Code { addr: a });
+        let bp = dbg.bps.iter().any(|b| {
+            b.enabled
+                && b.kind == BpKind::Code { addr: a }
+                && (b.page.is_none() || b.page == prog.page_of_addr(a))
+        });
         let mark = format!(
             "{}{}",
             if bp { '*' } else { ' ' },
             if a == pc { "=>" } else { "  " }
         );
-        let mut line = format!("{mark} {a:04X}  {:<11}  {text:<20} {t:>5}", bytes.join(" "));
+        let mut line = format!(
+            "{mark} {}  {:<11}  {text:<20} {t:>5}",
+            paged(prog, a),
+            bytes.join(" ")
+        );
         if let Some((f, l)) = prog.line_at(a) {
             let src = prog.source_text(f, l).map(squeeze).unwrap_or_default();
             let _ = write!(line, "  {}  {src}", prog.line_name(f, l));
@@ -273,7 +290,7 @@ pub fn backtrace(prog: &Program, cpu: &Cpu, track: &Track) -> Vec<String> {
     let mut out = Vec::new();
     let (n, s) = where_(cpu.pc);
     out.push(
-        format!("#0  {:04X}h  {n:<20} {s}", cpu.pc)
+        format!("#0  {}h  {n:<20} {s}", paged(prog, cpu.pc))
             .trim_end()
             .to_string(),
     );

@@ -89,6 +89,8 @@ pub struct Profiler<'a> {
     node_t: Vec<u64>,
     max_depth: usize,
     resyncs: u64,
+    /// The page the window shows (told by the machine).
+    page: Option<u8>,
 }
 
 /// One routine's line of the profile.
@@ -170,6 +172,7 @@ impl<'a> Profiler<'a> {
             node_t: vec![0],
             max_depth: 0,
             resyncs: 0,
+            page: None,
         }
     }
 
@@ -208,7 +211,7 @@ impl<'a> Profiler<'a> {
     #[inline(always)]
     fn transfer(&mut self, cpu: &Cpu, mem: &[u8; 0x10000]) {
         let (pc, sp, t) = (cpu.pc, cpu.sp, cpu.t);
-        let r = self.routines.at(pc);
+        let r = self.routines.at_in(self.page, pc);
         if let Kind::Call(len) = self.prev_kind {
             let ret = mem[sp as usize] as u16 | (mem[sp.wrapping_add(1) as usize] as u16) << 8;
             if sp == self.prev_sp.wrapping_sub(2) && ret == self.prev_pc.wrapping_add(len) {
@@ -311,13 +314,17 @@ impl<'a> Profiler<'a> {
 }
 
 impl Observer for Profiler<'_> {
+    fn page(&mut self, page: Option<u8>) {
+        self.page = page;
+    }
+
     #[inline(always)]
     fn before(&mut self, cpu: &Cpu, mem: &[u8; 0x10000]) -> bool {
         if !self.started {
             self.started = true;
             self.t0 = cpu.t;
             self.last_t = cpu.t;
-            self.cur = self.routines.at(cpu.pc);
+            self.cur = self.routines.at_in(self.page, cpu.pc);
             self.activate(self.cur, cpu.t);
             self.cur_node = self.child(ROOT, self.cur);
         } else {

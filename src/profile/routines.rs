@@ -10,6 +10,11 @@
 //!   code address may then name a few bytes of code.
 //!
 //! Every address from one routine's label up to the next label is that routine's.
+//!
+//! Banked images (the full build): the labels of each expansion page (`NAME: EQU P:NNNN` in
+//! the symbol file, `P:NNNN` in the source map) make a second table per page for the 8000h
+//! window; [`Routines::at_in`] looks a PC up in the page the window shows, so a routine of a
+//! page gets the cycles spent in that page only.
 
 use crate::firmware::Build;
 use std::collections::{BTreeMap, HashSet};
@@ -24,6 +29,8 @@ pub struct Routines {
     names: Vec<String>,
     starts: Vec<u16>,
     of_pc: Vec<u16>,
+    /// Per expansion page, the routine of each window address (8000h-BFFFh).
+    pages: Vec<Vec<u16>>,
     /// Whether the sources' label definitions were used.
     pub from_sources: bool,
 }
@@ -42,8 +49,17 @@ fn source_root() -> PathBuf {
     }
 }
 
-/// `NAME: EQU 0xNNNN` lines -> (name, value), in file order.
+/// `NAME: EQU 0xNNNN` lines -> (name, value), in file order (labels of pages left out).
 pub fn parse_symbols(text: &str) -> Result<Vec<(String, u16)>, String> {
+    Ok(parse_symbols_paged(text)?
+        .into_iter()
+        .filter(|s| s.1.is_none())
+        .map(|(n, _, v)| (n, v))
+        .collect())
+}
+
+/// `NAME: EQU 0xNNNN` and `NAME: EQU P:NNNN` lines -> (name, page, value), in file order.
+pub fn parse_symbols_paged(text: &str) -> Result<Vec<(String, Option<u8>, u16)>, String> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.split(';').next().unwrap_or("").trim();
@@ -58,6 +74,12 @@ pub fn parse_symbols(text: &str) -> Result<Vec<(String, u16)>, String> {
             .or_else(|| rest.strip_prefix("equ"))
             .ok_or_else(bad)?
             .trim();
+        if let Some((p, a)) = value.split_once(':') {
+            let page = p.parse::<u8>().map_err(|_| bad())?;
+            let a = u16::from_str_radix(a, 16).map_err(|_| bad())?;
+            out.push((name.trim().to_string(), Some(page), a));
+            continue;
+        }
         let v = if let Some(h) = value
             .strip_prefix("0x")
             .or_else(|| value.strip_prefix("0X"))
@@ -67,7 +89,7 @@ pub fn parse_symbols(text: &str) -> Result<Vec<(String, u16)>, String> {
             value.parse::<i64>()
         }
         .map_err(|_| bad())?;
-        out.push((name.trim().to_string(), v as u16));
+        out.push((name.trim().to_string(), None, v as u16));
     }
     Ok(out)
 }
@@ -98,10 +120,10 @@ impl Routines {
     /// The routines of a build's ROM, from its symbol file, its source map and (when found)
     /// the sources under `asm/`.
     pub fn for_build(build: Build) -> Result<Routines, String> {
-        let map = crate::asm::parse_source_map(build_map(build))?;
+        let map = crate::asm::parse_source_map_paged(build_map(build))?;
         let mut labels = HashSet::new();
         let root = source_root();
-        let mut files: Vec<&str> = map.iter().map(|(_, f, _)| f.as_str()).collect();
+        let mut files: Vec<&str> = map.iter().map(|(_, _, f, _)| f.as_str()).collect();
         files.sort_unstable();
         files.dedup();
         let mut read_all = !files.is_empty();
@@ -111,9 +133,9 @@ impl Routines {
                 Err(_) => read_all = false,
             }
         }
-        Routines::from_parts(
+        Routines::from_parts_paged(
             build.symbols(),
-            &map.iter().map(|(a, _, _)| *a).collect::<Vec<_>>(),
+            &map.iter().map(|(p, a, _, _)| (*p, *a)).collect::<Vec<_>>(),
             build.rom().len(),
             if read_all { Some(&labels) } else { None },
         )
@@ -127,8 +149,9 @@ impl Routines {
             .filter(|(_, s)| s.kind == crate::asm::SymbolKind::Label)
             .map(|(n, _)| n.clone())
             .collect();
-        let statements: Vec<u16> = a.source_map.iter().map(|m| m.addr).collect();
-        Routines::from_parts(
+        let statements: Vec<(Option<u8>, u16)> =
+            a.source_map.iter().map(|m| (m.page, m.addr)).collect();
+        Routines::from_parts_paged(
             &a.symbol_file(),
             &statements,
             a.origin as usize + a.image.len(),
@@ -144,22 +167,47 @@ impl Routines {
         rom_len: usize,
         labels: Option<&HashSet<String>>,
     ) -> Result<Routines, String> {
-        let statements: HashSet<u16> = statements.iter().copied().collect();
-        let mut by_addr: BTreeMap<u16, Vec<String>> = BTreeMap::new();
-        for (name, v) in parse_symbols(symbols)? {
+        let statements: Vec<(Option<u8>, u16)> = statements.iter().map(|&a| (None, a)).collect();
+        Routines::from_parts_paged(symbols, &statements, rom_len, labels)
+    }
+
+    /// [`Routines::from_parts`] for a program that may have expansion pages: `statements` and
+    /// the symbols carry their page; a banked image's `rom_len` counts the pages too.
+    pub fn from_parts_paged(
+        symbols: &str,
+        statements: &[(Option<u8>, u16)],
+        rom_len: usize,
+        labels: Option<&HashSet<String>>,
+    ) -> Result<Routines, String> {
+        use crate::machine::{MAX_PAGES, PAGE_SIZE, ROM_SIZE};
+        let statements: HashSet<(Option<u8>, u16)> = statements.iter().copied().collect();
+        let paged = statements.iter().any(|s| s.0.is_some());
+        let base_len = if paged {
+            rom_len.min(ROM_SIZE)
+        } else {
+            rom_len
+        };
+        // (page, address) -> names
+        let mut by_addr: BTreeMap<(Option<u8>, u16), Vec<String>> = BTreeMap::new();
+        for (name, page, v) in parse_symbols_paged(symbols)? {
+            let inside = match page {
+                None => (v as usize) < base_len,
+                Some(p) => p < MAX_PAGES && (0x8000..0xC000).contains(&v),
+            };
             if name.contains('.')
-                || (v as usize) >= rom_len
-                || !statements.contains(&v)
+                || !inside
+                || !statements.contains(&(page, v))
                 || labels.is_some_and(|l| !l.contains(&name))
             {
                 continue;
             }
-            by_addr.entry(v).or_default().push(name);
+            by_addr.entry((page, v)).or_default().push(name);
         }
         let mut names = vec![OUTSIDE.to_string()];
         let mut starts = vec![0u16];
         let mut of_pc = vec![0u16; 0x10000];
-        let bounds: Vec<(u16, String)> = by_addr
+        let mut pages: Vec<Vec<u16>> = Vec::new();
+        let bounds: Vec<((Option<u8>, u16), String)> = by_addr
             .into_iter()
             .map(|(a, mut n)| {
                 n.sort();
@@ -167,21 +215,34 @@ impl Routines {
                 (a, n.join("/"))
             })
             .collect();
-        for (k, (addr, name)) in bounds.iter().enumerate() {
+        for (k, ((page, addr), name)) in bounds.iter().enumerate() {
             let idx = names.len() as u16;
             names.push(name.clone());
             starts.push(*addr);
-            let end = bounds
+            let next = bounds
                 .get(k + 1)
-                .map(|(a, _)| *a as usize)
-                .unwrap_or(rom_len)
-                .max(*addr as usize);
-            of_pc[*addr as usize..end].fill(idx);
+                .filter(|((p, _), _)| p == page)
+                .map(|((_, a), _)| *a as usize);
+            match page {
+                None => {
+                    let end = next.unwrap_or(base_len).max(*addr as usize);
+                    of_pc[*addr as usize..end].fill(idx);
+                }
+                Some(p) => {
+                    let p = *p as usize;
+                    if pages.len() <= p {
+                        pages.resize(p + 1, vec![0u16; PAGE_SIZE]);
+                    }
+                    let end = next.unwrap_or(0xC000).max(*addr as usize);
+                    pages[p][*addr as usize - 0x8000..end - 0x8000].fill(idx);
+                }
+            }
         }
         Ok(Routines {
             names,
             starts,
             of_pc,
+            pages,
             from_sources: labels.is_some(),
         })
     }
@@ -190,6 +251,19 @@ impl Routines {
     #[inline(always)]
     pub fn at(&self, pc: u16) -> usize {
         self.of_pc[pc as usize] as usize
+    }
+
+    /// The routine index of `pc` while the window shows `page` (None: no page).
+    #[inline(always)]
+    pub fn at_in(&self, page: Option<u8>, pc: u16) -> usize {
+        if let Some(p) = page {
+            if (0x8000..0xC000).contains(&pc) {
+                if let Some(t) = self.pages.get(p as usize) {
+                    return t[pc as usize - 0x8000] as usize;
+                }
+            }
+        }
+        self.at(pc)
     }
 
     /// How many routines (including [`OUTSIDE`], index 0).
