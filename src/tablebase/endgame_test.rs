@@ -198,8 +198,16 @@ fn table_move(store: &Store, pos: &Chess, rng: &mut Rng) -> Result<Move, Tableba
     Ok(best.swap_remove(k).0)
 }
 
-fn material(pos: &Chess) -> usize {
-    pos.board().occupied().count()
+/// The men of each kind and colour (a promotion changes it, as a capture does).
+fn material(pos: &Chess) -> Vec<(bool, u8)> {
+    let mut v: Vec<(bool, u8)> = pos
+        .board()
+        .clone()
+        .into_iter()
+        .map(|(_, p)| (p.color == Color::White, p.role as u8))
+        .collect();
+    v.sort_unstable();
+    v
 }
 
 fn key(pos: &Chess) -> String {
