@@ -191,6 +191,24 @@ fn openings_from_a_file() {
     assert!(pgn.contains("\n\n40. "), "{pgn}");
 }
 
+#[test]
+fn a_parameter_file_is_loaded_and_named() {
+    let file = tmp("knight.params");
+    std::fs::write(&file, "[default]\nP_KNIGHT = 900\n").unwrap();
+    let hash = z80chess::firmware::params::ParamFile::load(&file)
+        .unwrap()
+        .hash();
+    let spec = format!("full:{}", file.display());
+    let (out, pgn) = play(
+        &[&spec, "full", "--games", "2", "--level", "1", "--jobs", "2"],
+        &tmp("params.pgn"),
+    );
+    assert_eq!(tags(&pgn, "WhiteZ80Params"), [hash.clone()]);
+    assert_eq!(tags(&pgn, "BlackZ80Params"), [hash]);
+    assert_eq!(tags(&pgn, "WhiteZ80Build"), ["full"; 2]);
+    check_closing(&out, &pgn, &spec, "full");
+}
+
 /// Refused with a message naming what is wrong, a failure status, and no panic.
 fn refused(args: &[&str], says: &[&str]) {
     let out = run(args);
@@ -281,6 +299,25 @@ fn bad_command_lines() {
             "0",
         ],
         &["clock"],
+    );
+    let bad_params = tmp("bad.params");
+    std::fs::write(&bad_params, "[default]\nP_KNIGHT = 900\nP_NOPE = 1\n").unwrap();
+    let spec = format!("full:{}", bad_params.display());
+    refused(
+        &[&spec, "article", "--games", "2", "--level", "1"],
+        &["bad.params:3:", "P_NOPE"],
+    );
+    let good = tmp("good.params");
+    std::fs::write(&good, "[default]\nP_KNIGHT = 900\n").unwrap();
+    let spec = format!("article:{}", good.display());
+    refused(
+        &[&spec, "full", "--games", "2", "--level", "1"],
+        &["only in the full build"],
+    );
+    let spec = format!("full:{}", tmp("no.params").display());
+    refused(
+        &[&spec, "full", "--games", "2", "--level", "1"],
+        &["no.params", "cannot read"],
     );
     let missing = tmp("missing.epd");
     refused(

@@ -4,6 +4,7 @@
 use super::openings::{key, Opening};
 use super::player::{Budget, Player};
 use super::spec::{EngineSpec, TimeControl};
+use crate::firmware::params::ParamFile;
 use crate::play::pace::STOP_LATENCY_T;
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, Move, Position};
@@ -16,6 +17,8 @@ pub const MAX_MOVES: usize = 150;
 #[derive(Clone, Debug)]
 pub struct Side {
     pub spec: EngineSpec,
+    /// The parameter file of `build:FILE`, checked.
+    pub params: Option<ParamFile>,
     /// What the PGN and the report call it (the spec as typed).
     pub name: String,
 }
@@ -156,7 +159,7 @@ pub fn play(
     let mut players: Vec<Player> = Vec::with_capacity(2);
     for i in 0..2 {
         let side = &sides[if i == 0 { white } else { 1 - white }];
-        let p = Player::new(&side.spec, clock_hz)
+        let p = Player::new(side, clock_hz)
             .map_err(|e| e.to_string())
             .and_then(|mut p| p.new_game(&opening.start, &opening.moves).map(|_| p));
         match p {

@@ -1,8 +1,8 @@
 //! `z80chess match`: games between two engines at equal emulated time, judged by the host.
 //!
-//! An engine is a firmware build (`article`, `1978`, ...; `build:PARAMSFILE` once the firmware
-//! has parameter blocks) in a fresh emulated machine per game, or an external UCI engine
-//! (`uci:PATH[,Name=value...]`) in a child process per game.
+//! An engine is a firmware build (`article`, `1978`, `full`; `full:PARAMSFILE` with a parameter
+//! file, recorded by hash in the PGN) in a fresh emulated machine per game, or an external UCI
+//! engine (`uci:PATH[ ARGS][,Name=value...]`) in a child process per game.
 //!
 //! - Openings: a built-in list of well-known lines ([`openings::BUILTIN`]) or `--openings`
 //!   (EPD or PGN); game 2k and 2k+1 play opening k with the colours swapped.
@@ -25,6 +25,7 @@ pub mod pgn;
 pub mod player;
 pub mod spec;
 
+use crate::firmware::params::ParamFile;
 use game::{Record, Side};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use spec::{EngineSpec, TimeControl};
@@ -55,8 +56,8 @@ pub enum MatchError {
     UciMissing { path: PathBuf },
     #[error("UCI engine '{}': {reason}", path.display())]
     Uci { path: PathBuf, reason: String },
-    #[error("parameter files are not supported yet ({}): the firmware has no parameter blocks until the full build", path.display())]
-    ParamsUnsupported { path: PathBuf },
+    #[error("parameter file {}: {reason}", path.display())]
+    Params { path: PathBuf, reason: String },
     #[error("the firmware: {0}")]
     Engine(String),
     #[error("cannot write the PGN file {}: {source}", path.display())]
@@ -74,7 +75,8 @@ pub enum MatchError {
         .args(["level", "movetime_emulated", "tc_emulated"])
 ))]
 pub struct MatchArgs {
-    /// The first engine: a build (article, 1978), BUILD:PARAMSFILE, or uci:PATH[,Name=value...]
+    /// The first engine: a build (article, 1978, full), full:PARAMSFILE, or
+    /// uci:PATH[ ARGS][,Name=value...]
     pub a: String,
     /// The second engine, the same way.
     pub b: String,
@@ -119,8 +121,19 @@ impl Match {
     /// Check the command line: specs, time control, openings, engines that start.
     pub fn from_args(a: &MatchArgs) -> Result<Match, MatchError> {
         let side = |text: &str| -> Result<Side, MatchError> {
+            let spec = EngineSpec::parse(text)?;
+            let params = match &spec {
+                EngineSpec::Build {
+                    params: Some(path), ..
+                } => Some(ParamFile::load(path).map_err(|e| MatchError::Params {
+                    path: path.clone(),
+                    reason: e.to_string(),
+                })?),
+                _ => None,
+            };
             Ok(Side {
-                spec: EngineSpec::parse(text)?,
+                spec,
+                params,
                 name: text.trim().to_string(),
             })
         };
@@ -149,7 +162,7 @@ impl Match {
             None => openings::builtin(),
         };
         for s in &sides {
-            player::check(&s.spec)?;
+            player::check(s, clock_hz)?;
         }
         Ok(Match {
             sides,
@@ -249,7 +262,10 @@ pub fn cli(a: &MatchArgs) -> Result<(), String> {
         .max(1);
     let header = pgn::Header {
         sides: &m.sides,
-        params_hash: [None, None],
+        params_hash: [
+            m.sides[0].params.as_ref().map(ParamFile::hash),
+            m.sides[1].params.as_ref().map(ParamFile::hash),
+        ],
         tc: m.tc,
         clock_hz: m.clock_hz,
     };
@@ -279,6 +295,14 @@ pub fn cli(a: &MatchArgs) -> Result<(), String> {
             .map(|p| format!(" from {}", p.display()))
             .unwrap_or_else(|| " (built-in)".into()),
     );
+    if m.games > 2 * m.openings.len() {
+        println!(
+            "note: {} games from {} openings play each opening more than twice; deterministic \
+             engines repeat their games",
+            m.games,
+            m.openings.len()
+        );
+    }
     let bar = if std::io::stderr().is_terminal() {
         ProgressBar::with_draw_target(Some(m.games as u64), ProgressDrawTarget::stderr())
     } else {

@@ -1,9 +1,11 @@
 //! The two kinds of player: a firmware build in a fresh emulated machine, and an external UCI
 //! engine in a child process. Both are told every move of the game and asked for their own.
 
+use super::game::Side;
 use super::spec::EngineSpec;
 use super::MatchError;
-use crate::firmware::{Build, Engine, SearchKind};
+use crate::firmware::params::ParamFile;
+use crate::firmware::{Build, SearchKind};
 use crate::play::game::{Game, Thought};
 use crate::play::pace::Search;
 use shakmaty::fen::Fen;
@@ -44,15 +46,14 @@ pub enum Player {
 }
 
 impl Player {
-    /// A fresh player for one game, from a checked spec.
-    pub fn new(spec: &EngineSpec, clock_hz: u64) -> Result<Player, MatchError> {
-        match spec {
-            EngineSpec::Build { build, params } => {
-                if let Some(p) = params {
-                    return Err(params_unsupported(p));
-                }
-                Ok(Player::Firmware(FirmwarePlayer::new(*build, clock_hz)?))
-            }
+    /// A fresh player for one game, from a checked side.
+    pub fn new(side: &Side, clock_hz: u64) -> Result<Player, MatchError> {
+        match &side.spec {
+            EngineSpec::Build { build, .. } => Ok(Player::Firmware(FirmwarePlayer::new(
+                *build,
+                side.params.as_ref(),
+                clock_hz,
+            )?)),
             EngineSpec::Uci {
                 path,
                 args,
@@ -93,13 +94,6 @@ impl Player {
     }
 }
 
-/// The error for `build:FILE` while the firmware has no parameter blocks.
-pub fn params_unsupported(path: &Path) -> MatchError {
-    MatchError::ParamsUnsupported {
-        path: path.to_path_buf(),
-    }
-}
-
 /// A firmware build in its own machine, kept in step with the game by [`Game`].
 pub struct FirmwarePlayer {
     game: Game,
@@ -109,8 +103,21 @@ pub struct FirmwarePlayer {
 }
 
 impl FirmwarePlayer {
-    pub fn new(build: Build, clock_hz: u64) -> Result<FirmwarePlayer, MatchError> {
-        let game = Game::new(build, crate::play::DEFAULT_LEVEL).map_err(MatchError::Engine)?;
+    /// A fresh machine, with `params` loaded (they survive a new game).
+    pub fn new(
+        build: Build,
+        params: Option<&ParamFile>,
+        clock_hz: u64,
+    ) -> Result<FirmwarePlayer, MatchError> {
+        let mut game = Game::new(build, crate::play::DEFAULT_LEVEL).map_err(MatchError::Engine)?;
+        if let Some(pf) = params {
+            game.engine
+                .load_params(pf)
+                .map_err(|e| MatchError::Params {
+                    path: PathBuf::from(&pf.source),
+                    reason: e.to_string(),
+                })?;
+        }
         Ok(FirmwarePlayer {
             game,
             clock_hz,
@@ -413,15 +420,12 @@ impl Drop for UciPlayer {
     }
 }
 
-/// Check an engine spec before any game: a build boots, a UCI engine answers its handshake.
-/// Returns the name to show for it.
-pub fn check(spec: &EngineSpec) -> Result<Option<String>, MatchError> {
-    match spec {
-        EngineSpec::Build { build, params } => {
-            if let Some(p) = params {
-                return Err(params_unsupported(p));
-            }
-            Engine::new(*build).map_err(|e| MatchError::Engine(e.to_string()))?;
+/// Check a side before any game: a build boots and takes its parameters, a UCI engine answers
+/// its handshake. Returns the name a UCI engine gives itself.
+pub fn check(side: &Side, clock_hz: u64) -> Result<Option<String>, MatchError> {
+    match &side.spec {
+        EngineSpec::Build { build, .. } => {
+            FirmwarePlayer::new(*build, side.params.as_ref(), clock_hz)?;
             Ok(None)
         }
         EngineSpec::Uci {
