@@ -53,7 +53,13 @@ pub fn cli(root: &Path, check: bool) -> Result<(), String> {
                 a.origin
             ));
         }
-        if a.image.len() > crate::machine::ROM_SIZE {
+        // Only the full build's machine has expansion ROM pages (PAGE n in the source).
+        if a.pages > 0 && build != Build::Full {
+            return Err(format!(
+                "build {build}: uses expansion pages (PAGE); its machine has 16 KiB of ROM only"
+            ));
+        }
+        if a.pages == 0 && a.image.len() > crate::machine::ROM_SIZE {
             return Err(format!(
                 "build {build}: {} bytes do not fit in 16 KiB of ROM",
                 a.image.len()
