@@ -362,3 +362,20 @@ fn the_profiler_charges_each_page_s_routine() {
     let stack = |s: &str| p.folded.iter().find(|(k, _)| k == s).map(|(_, t)| *t);
     assert_eq!(stack("START;P1MAIN;FAR0;P0TWICE"), Some(22));
 }
+
+#[test]
+fn a_breakpoint_on_a_source_line_in_a_page() {
+    use z80chess::debug::commands::Session;
+    use z80chess::debug::program::Program;
+    let prog = Program::from_source(std::path::Path::new(PROGRAM)).unwrap();
+    let mut s = Session::program(prog).unwrap();
+    // Line 79 is LD A,E in P1MAIN, after the far call: 1:8013.
+    let out = s.execute("break banking.asm:79");
+    assert!(out.contains("at 1:8013h <P1MAIN+19>"), "{out}");
+    let out = s.execute("continue");
+    assert!(
+        out.contains("Breakpoint 1, 1:8013h <P1MAIN+19> at banking.asm:79"),
+        "{out}"
+    );
+    assert_eq!(s.dbg.m.cpu.e, 0x42);
+}

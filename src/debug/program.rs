@@ -41,7 +41,7 @@ pub struct Program {
     /// Address -> (file index, line), one entry per instruction or data statement.
     map: BTreeMap<u16, (usize, u32)>,
     /// (file index, line) -> addresses.
-    by_line: BTreeMap<(usize, u32), Vec<u16>>,
+    by_line: BTreeMap<(usize, u32), Vec<(Option<u8>, u16)>>,
     pub files: Vec<SourceFile>,
     /// The firmware build, if this is one (enables the protocol commands).
     pub firmware: Option<Build>,
@@ -138,7 +138,7 @@ impl Program {
         let mut index: HashMap<String, usize> = HashMap::new();
         let mut map = BTreeMap::new();
         let mut page_map = BTreeMap::new();
-        let mut by_line: BTreeMap<(usize, u32), Vec<u16>> = BTreeMap::new();
+        let mut by_line: BTreeMap<(usize, u32), Vec<(Option<u8>, u16)>> = BTreeMap::new();
         for (page, addr, file, line) in map_entries {
             let k = *index.entry(file.clone()).or_insert_with(|| {
                 files.push(SourceFile {
@@ -148,12 +148,11 @@ impl Program {
                 });
                 files.len() - 1
             });
-            if let Some(p) = page {
-                page_map.insert((p, addr), (k, line));
-                continue;
-            }
-            map.insert(addr, (k, line));
-            by_line.entry((k, line)).or_default().push(addr);
+            by_line.entry((k, line)).or_default().push((page, addr));
+            match page {
+                Some(p) => page_map.insert((p, addr), (k, line)),
+                None => map.insert(addr, (k, line)),
+            };
         }
         let label_names = label_names.unwrap_or_else(|| {
             let mut set = HashSet::new();
@@ -508,8 +507,16 @@ impl Program {
 
     /// The first address of code at `file:line`, or of the next line that has some.
     pub fn addr_of_line(&self, file: usize, line: u32) -> Result<(u16, u32), String> {
+        self.line_location(file, line).map(|(_, a, l)| (a, l))
+    }
+
+    /// [`Program::addr_of_line`] with the expansion page the code is in (None: base).
+    pub fn line_location(&self, file: usize, line: u32) -> Result<(Option<u8>, u16, u32), String> {
         match self.by_line.range((file, line)..=(file, u32::MAX)).next() {
-            Some((&(_, l), addrs)) => Ok((addrs.iter().copied().min().unwrap_or(0), l)),
+            Some((&(_, l), addrs)) => {
+                let (p, a) = addrs.iter().copied().min().unwrap_or((None, 0));
+                Ok((p, a, l))
+            }
             None => Err(format!(
                 "no code at or after {}",
                 self.line_name(file, line)
@@ -552,6 +559,11 @@ impl Program {
     pub fn location_page(&self, text: &str) -> Option<u8> {
         if let Some((p, _)) = Program::paged_location(text) {
             return Some(p);
+        }
+        if let Some((file, line)) = text.trim().rsplit_once(':') {
+            let f = self.find_file(file.trim()).ok()?;
+            let line: u32 = line.trim().parse().ok()?;
+            return self.line_location(f, line).ok()?.0;
         }
         let name: String = text
             .trim()
