@@ -1,7 +1,8 @@
 //! Expressions: parsing (C-like precedence) and evaluation in 64-bit signed arithmetic.
 //!
 //! Precedence, loosest first: `||`; `&&`; `|`; `^`; `&`; `= == != <>`; `< > <= >=`;
-//! `<< >>`; `+ -`; `* / %`; unary `- + ~ !` and `LOW(x)` / `HIGH(x)`. Comparisons and the
+//! `<< >>`; `+ -`; `* / %`; unary `- + ~ !` and `LOW(x)` / `HIGH(x)`; `PAGEOF(label)` is the
+//! expansion page (0..3) of a label defined between `PAGE n` and `ENDPAGE`. Comparisons and the
 //! logical operators give **1 for true and 0 for false** (as in C); `!x` is 1 when x is 0.
 //! Division truncates toward zero; division by zero is an error.
 
@@ -33,6 +34,11 @@ pub enum Expr {
     },
     Unary(Unary, Box<Expr>),
     Binary(Op, Box<Expr>, Box<Expr>),
+    /// `PAGEOF(name)`: the expansion page of a label.
+    PageOf {
+        name: String,
+        col: u32,
+    },
 }
 
 /// Why an expression has no value.
@@ -50,6 +56,11 @@ pub trait Env {
     fn symbol(&mut self, name: &str) -> Option<i64>;
     /// `$`
     fn here(&self) -> i64;
+    /// The expansion page of a symbol: None if it has no value (yet), Some(None) for a symbol
+    /// outside the pages.
+    fn page_of(&mut self, _name: &str) -> Option<Option<u8>> {
+        None
+    }
 }
 
 impl Expr {
@@ -61,6 +72,20 @@ impl Expr {
                 name: name.clone(),
                 col: *col,
             })?,
+            Expr::PageOf { name, col } => match env.page_of(name) {
+                Some(Some(p)) => p as i64,
+                Some(None) => {
+                    return Err(EvalError::Error(ErrorKind::Other(format!(
+                        "PAGEOF({name}): '{name}' is not a label of an expansion page"
+                    ))))
+                }
+                None => {
+                    return Err(EvalError::Unknown {
+                        name: name.clone(),
+                        col: *col,
+                    })
+                }
+            },
             Expr::Unary(op, e) => {
                 let v = e.eval(env, text)?;
                 match op {
@@ -287,6 +312,22 @@ impl<'a> Parser<'a> {
                         let (e, d) = self.paren(t.col)?;
                         return Ok((Expr::Unary(f, Box::new(e)), d + 1));
                     }
+                }
+                if name.eq_ignore_ascii_case("pageof")
+                    && matches!(
+                        self.toks.get(self.pos),
+                        Some(Token {
+                            tok: Tok::LParen,
+                            ..
+                        })
+                    )
+                {
+                    self.pos += 1;
+                    let (e, d) = self.paren(t.col)?;
+                    return match e {
+                        Expr::Sym { name, col } => Ok((Expr::PageOf { name, col }, d + 1)),
+                        _ => Err(LineError::syntax(t.col, "PAGEOF takes a label")),
+                    };
                 }
                 if is_reserved(name) {
                     return Err(LineError::new(

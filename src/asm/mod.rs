@@ -23,8 +23,9 @@
 //!   `= == != <>`; `< > <= >=`; `<< >>`; `+ -`; `* / %`; unary `- + ~ !`); comparisons and
 //!   `&& || !` give **1 for true, 0 for false**. `$` is the address of the current statement.
 //!   Numbers `255 0FFh $FF 0xFF %1010 0b1010 1010b 17o 17q 99d`, characters `'A'`,
-//!   `LOW(x)`, `HIGH(x)`. Values are 64-bit; forward references resolve everywhere, including
-//!   in `EQU`, `ORG`, `DS` and `IF`: the passes repeat until the values are stable, and a
+//!   `LOW(x)`, `HIGH(x)`, `PAGEOF(label)` (a label's expansion page). Values are 64-bit;
+//!   forward references resolve everywhere, including in `EQU`, `ORG`, `DS` and `IF`
+//!   (and in `PAGEOF`): the passes repeat until the values are stable, and a
 //!   symbol that never gets a value is an error (undefined, or circular), never 0.
 //! - **Operands**: `(expr)` as a whole operand is memory (`LD A,(5)`); anything else is an
 //!   immediate (`LD A,(5)+1`, `LD A,5*(2+1)`). `(IX+d)`, `(IX-d)` with any expression
@@ -524,7 +525,7 @@ pub fn assemble_with(
             // Name a symbol that is still moving, at its definition.
             let mut moving: Vec<&String> = values
                 .iter()
-                .filter(|(k, v)| prev.get(*k) != Some(v))
+                .filter(|(k, v)| prev.get(*k) != Some(v) && !k.contains('\0'))
                 .map(|(k, _)| k)
                 .collect();
             moving.sort();

@@ -208,6 +208,25 @@ impl Env for Look<'_, '_, '_> {
     fn here(&self) -> i64 {
         self.here
     }
+    fn page_of(&mut self, name: &str) -> Option<Option<u8>> {
+        let full = self.pass.qualify(name);
+        if let Some(s) = self.pass.syms.get(&full) {
+            return Some(s.page);
+        }
+        // A forward reference: the page the previous pass gave it (see `Pass::values`).
+        let prev = self.pass.prev.get(&page_key(&full)).copied();
+        if self.pass.prev.contains_key(&full) {
+            self.pass.forward = true;
+            return Some(prev.map(|p| p as u8));
+        }
+        None
+    }
+}
+
+/// The key under which [`Pass::values`] keeps a label's page, so that `PAGEOF` of a forward
+/// reference converges like its value (a NUL never appears in a symbol name).
+fn page_key(name: &str) -> String {
+    format!("{name}\0page")
 }
 
 fn range_ok(v: i64, lo: i64, hi: i64) -> bool {
@@ -272,10 +291,17 @@ impl<'c, 'l> Pass<'c, 'l> {
     }
 
     pub fn values(&self) -> HashMap<String, i64> {
-        self.syms
+        let mut v: HashMap<String, i64> = self
+            .syms
             .iter()
             .map(|(k, s)| (k.clone(), s.value))
-            .collect()
+            .collect();
+        for (k, s) in &self.syms {
+            if let Some(p) = s.page {
+                v.insert(page_key(k), p as i64);
+            }
+        }
+        v
     }
 
     fn qualify(&self, name: &str) -> String {

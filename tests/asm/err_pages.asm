@@ -15,5 +15,14 @@
         db 3                    ; error: byte at 1:8000 is written twice
         page 2
         org 8000h
-        db 4                    ; => 04
+p2:     db 4                    ; => 04
+        endpage
+        ld a,pageof(p2)         ; => 3E 02
+        ld a,pageof(p3)         ; => 3E 03
+        ld a,pageof(p2)+1       ; => 3E 03
+        ld a,pageof(nowhere)    ; error: undefined symbol 'nowhere'
+        ld a,pageof(1)          ; error: PAGEOF takes a label
+        page 3
+p3:     ld a,pageof(p1b)        ; error: 'p1b' is not a label of an expansion page
+p1b     equ 8123h
         endpage

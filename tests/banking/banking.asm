@@ -23,7 +23,7 @@ START:  IN      A,(PCLK)        ; latched at T = 7 (the IN's I/O cycle)
         LD      (CLK1+5),A
         LD      SP,6000h
         CALL    P0MAIN          ; page 0 is selected at reset: B = its data, XRAM[0] = B
-        LD      A,1
+        LD      A,PAGEOF(P1MAIN)
         OUT     (PPAGE),A
         CALL    P1MAIN          ; the same address in page 1: C, D, E, XRAM[1..2]
         LD      A,(6000h)       ; 6000h-7FFFh: unmapped
@@ -49,7 +49,7 @@ START:  IN      A,(PCLK)        ; latched at T = 7 (the IN's I/O cycle)
 FAR0:   XOR     A
         OUT     (PPAGE),A
         CALL    P0TWICE
-        LD      A,1
+        LD      A,PAGEOF(P1MAIN)
         OUT     (PPAGE),A
         RET
 
