@@ -246,7 +246,7 @@ pub fn play(
                 let o = loss(side, format!("{} lost on time", names[i]), "time forfeit");
                 return record(plies, o);
             }
-            if made[i] % moves == 0 {
+            if made[i].is_multiple_of(moves) {
                 left[i] += seconds;
             }
         }

@@ -230,10 +230,13 @@ impl Match {
 pub fn tally(records: &[Record]) -> elo::Tally {
     let mut t = elo::Tally::default();
     for r in records {
-        match r.score_a() {
-            s if s == 1.0 => t.wins += 1,
-            s if s == 0.0 => t.losses += 1,
-            _ => t.draws += 1,
+        let s = r.score_a();
+        if s == 1.0 {
+            t.wins += 1
+        } else if s == 0.0 {
+            t.losses += 1
+        } else {
+            t.draws += 1
         }
     }
     t
@@ -283,7 +286,7 @@ pub fn cli(a: &MatchArgs) -> Result<(), String> {
         None => None,
     };
     println!(
-        "{} vs {}: {} games, {}, clock {}, {} openings{}, {jobs} jobs",
+        "{} vs {}: {} games, {}, clock {}, {} openings{}, {jobs} job{}",
         m.sides[0].name,
         m.sides[1].name,
         m.games,
@@ -294,6 +297,7 @@ pub fn cli(a: &MatchArgs) -> Result<(), String> {
             .as_ref()
             .map(|p| format!(" from {}", p.display()))
             .unwrap_or_else(|| " (built-in)".into()),
+        if jobs == 1 { "" } else { "s" },
     );
     if m.games > 2 * m.openings.len() {
         println!(

@@ -452,7 +452,6 @@ pub fn read_pgn(text: &str) -> Result<Vec<Opening>, (usize, String)> {
         }
         // Movetext.
         let mut tok = String::new();
-        let mut chars = line.chars().peekable();
         let flush = |tok: &mut String, cur: &mut Option<Pending>| {
             if !tok.is_empty() {
                 let g = cur.get_or_insert(Pending {
@@ -463,7 +462,7 @@ pub fn read_pgn(text: &str) -> Result<Vec<Opening>, (usize, String)> {
                 g.moves.push((n, std::mem::take(tok)));
             }
         };
-        while let Some(c) = chars.next() {
+        for c in line.chars() {
             if in_comment {
                 if c == '}' {
                     in_comment = false;

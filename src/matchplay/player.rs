@@ -41,7 +41,7 @@ pub struct Choice {
 
 /// An engine ready to play games.
 pub enum Player {
-    Firmware(FirmwarePlayer),
+    Firmware(Box<FirmwarePlayer>),
     Uci(UciPlayer),
 }
 
@@ -49,11 +49,11 @@ impl Player {
     /// A fresh player for one game, from a checked side.
     pub fn new(side: &Side, clock_hz: u64) -> Result<Player, MatchError> {
         match &side.spec {
-            EngineSpec::Build { build, .. } => Ok(Player::Firmware(FirmwarePlayer::new(
+            EngineSpec::Build { build, .. } => Ok(Player::Firmware(Box::new(FirmwarePlayer::new(
                 *build,
                 side.params.as_ref(),
                 clock_hz,
-            )?)),
+            )?))),
             EngineSpec::Uci {
                 path,
                 args,
