@@ -329,7 +329,7 @@ fn errors_name_what_was_wrong() {
 #[test]
 fn endgame_test_kqk_article_level_2() {
     let mut s = store().lock().unwrap_or_else(|e| e.into_inner());
-    let r = endgame_test::run(&mut s, "KQK", Build::Article, 2, 8, 1, |_| {}).unwrap();
+    let r = endgame_test::run(&mut s, "KQK", Build::Article, 2, 8, 1, None, |_| {}).unwrap();
     let (converted, wins) = r.count(Class::Win);
     let (held, draws) = r.count(Class::Draw);
     assert_eq!((wins, draws), (8, 8));

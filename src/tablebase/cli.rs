@@ -299,10 +299,12 @@ pub fn hint(pos: &Chess, dir: &std::path::Path) -> String {
     let mut store = Store::new(dir, Metric::Dtm);
     match store.open(&name) {
         Ok(Some(_)) => {}
-        Ok(None) => return format!(
+        Ok(None) => {
+            return format!(
             "no table for {name} in {} (hint does not build one: z80chess tablebase build {name})",
             dir.display()
-        ),
+        )
+        }
         Err(e) => return format!("no table: {e}"),
     }
     let v = match store.probe(pos) {

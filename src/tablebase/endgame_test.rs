@@ -16,6 +16,7 @@
 use super::cli::DEFAULT_DIR;
 use super::store::{material_name, Store};
 use super::{generate, men, Metric, TablebaseError, Val};
+use crate::firmware::params::ParamFile;
 use crate::firmware::{sargon, Build, Engine};
 use crate::machine::PERIOD_HZ;
 use shakmaty::{san::SanPlus, Chess, Color, Move, Position};
@@ -41,6 +42,9 @@ pub struct EndgameTestArgs {
     /// Where tables are kept (built there if missing).
     #[arg(long, default_value = DEFAULT_DIR)]
     pub dir: PathBuf,
+    /// A scoring parameter file loaded into the engine first (full build only).
+    #[arg(long)]
+    pub params: Option<PathBuf>,
     /// List every game.
     #[arg(long, short)]
     pub verbose: bool,
@@ -329,6 +333,7 @@ pub fn run(
     level: u8,
     games: usize,
     seed: u64,
+    params: Option<&std::path::Path>,
     mut progress: impl FnMut(&Game),
 ) -> Result<Report, TablebaseError> {
     if !(1..=8).contains(&level) {
@@ -344,6 +349,10 @@ pub fn run(
     let t = store.table(name)?;
     let name = t.layout.name.clone();
     let mut engine = Engine::new(build)?;
+    if let Some(path) = params {
+        let pf = ParamFile::load(path)?;
+        engine.load_params(&pf)?;
+    }
     let mut rng = Rng::new(seed);
     let mut report = Report::default();
     for class in [Class::Win, Class::Draw] {
@@ -368,6 +377,7 @@ pub fn cli(args: &EndgameTestArgs) -> Result<(), String> {
         args.level,
         args.games,
         args.seed,
+        args.params.as_deref(),
         |g| {
             if verbose {
                 println!(
@@ -392,8 +402,14 @@ pub fn cli(args: &EndgameTestArgs) -> Result<(), String> {
         .name
         .clone();
     println!(
-        "endgame-test {name}: build {}, level {}, seed {}",
-        args.build, args.level, args.seed
+        "endgame-test {name}: build {}, level {}, seed {}{}",
+        args.build,
+        args.level,
+        args.seed,
+        match &args.params {
+            Some(p) => format!(", parameters {}", p.display()),
+            None => String::new(),
+        }
     );
     let (c, n) = report.count(Class::Win);
     println!("wins to convert: {c} converted of {n}");
@@ -418,13 +434,4 @@ pub fn cli(args: &EndgameTestArgs) -> Result<(), String> {
     );
     println!("{} passed, {} failed", report.passed(), report.failed());
     Ok(())
-}
-
-/// The engine's side of a position, for messages.
-pub fn side_name(c: Color) -> &'static str {
-    if c == Color::White {
-        "White"
-    } else {
-        "Black"
-    }
 }

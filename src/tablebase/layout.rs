@@ -439,8 +439,3 @@ impl Layout {
 pub fn transpose(s: u8) -> u8 {
     ((s & 7) << 3) | (s >> 3)
 }
-
-/// The name written from a layout's slots (for messages).
-pub fn describe(l: &Layout) -> String {
-    l.name.clone()
-}

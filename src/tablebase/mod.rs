@@ -161,6 +161,8 @@ pub enum TablebaseError {
     TooDeep { name: String },
     #[error("{0}")]
     Firmware(#[from] crate::firmware::FirmwareError),
+    #[error("{0}")]
+    Params(#[from] crate::firmware::params::ParamError),
     #[error("stockfish: {0}")]
     Stockfish(String),
     #[error("{0}")]
