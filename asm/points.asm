@@ -1064,7 +1064,8 @@ BKADD:  PUSH    HL
         ENDIF
 
 ; ---------------------------------------------------------------------------
-; CEVAL: 'Q' -> 00 t0[4] t1[4] MTRL BRDC PTSL PTSW1 PTSW2 PTSCK VALM, and in
+; CEVAL: 'Q' -> 00 t0[4] t1[4] MTRL BRDC PTSL PTSW1 PTSW2 PTSCK VALM COLOR
+; (the side to move, 00h/80h), and in
 ; the full build then BRKDN[20] n (square piece residue)*n.
 ; The static evaluation of the position as it stands: POINTS as if the side
 ; not to move had just moved (a dummy last move, no piece just moved) and the
@@ -1114,6 +1115,8 @@ CEVAL:
         LD      B,6
         CALL    PUTN
         LD      A,(VALM)
+        CALL    PUTB
+        LD      A,(COLOR)
         CALL    PUTB
         IF      BUILD == B_FULL
         LD      HL,BRKDN

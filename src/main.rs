@@ -21,9 +21,9 @@ enum Command {
     /// Play the Z80 at period speed: full screen, or a line-oriented session with --text.
     Play(z80chess::play::PlayArgs),
     /// The UCI protocol on stdin/stdout, for GUIs and match runners.
-    Uci,
+    Uci(z80chess::play::ProtocolArgs),
     /// The xboard/WinBoard protocol (CECP v2) on stdin/stdout.
-    Xboard,
+    Xboard(z80chess::play::ProtocolArgs),
     /// Run a CP/M .COM program (e.g. the zexdoc/zexall instruction exercisers).
     Cpm {
         /// The .COM file, loaded at 0x0100.
@@ -97,6 +97,9 @@ enum Command {
         /// Search depth 1, 2, ... level and report each.
         #[arg(long)]
         iterate: bool,
+        /// A parameter file for the full build.
+        #[arg(long)]
+        params: Option<PathBuf>,
     },
     /// The static evaluation of a position as the Z80 computes it, term by term.
     Eval {
@@ -129,7 +132,11 @@ enum Command {
     /// Search recorded positions (EPD, TSV); record or compare a golden file.
     Regress(z80chess::profile::cli::RegressArgs),
     /// The engine's signature: moves made and T-states over fixed positions, each build.
-    Bench,
+    Bench {
+        /// A parameter file for the full build.
+        #[arg(long)]
+        params: Option<PathBuf>,
+    },
     /// Games between two engines (builds or UCI) at a fixed depth or equal emulated time.
     Match(z80chess::matchplay::MatchArgs),
     /// Our own endgame tables: build, probe, stats, verify, compare with Stockfish.
@@ -176,8 +183,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: Result<(), String> = match cli.command {
         Command::Play(args) => z80chess::play::cli(&args),
-        Command::Uci => z80chess::play::uci_cli(),
-        Command::Xboard => z80chess::play::xboard_cli(),
+        Command::Uci(a) => z80chess::play::uci_cli(&a),
+        Command::Xboard(a) => z80chess::play::xboard_cli(&a),
         Command::Cpm {
             program,
             max_cycles,
@@ -216,7 +223,15 @@ fn main() -> ExitCode {
             level,
             build,
             iterate,
-        } => z80chess::cli::search::cli(fen.as_deref(), moves.as_deref(), level, build, iterate),
+            params,
+        } => z80chess::cli::search::cli(
+            fen.as_deref(),
+            moves.as_deref(),
+            level,
+            build,
+            iterate,
+            params.as_deref(),
+        ),
         Command::Eval {
             fen,
             moves,
@@ -237,7 +252,7 @@ fn main() -> ExitCode {
         Command::Debug(args) => z80chess::debug::cli(&args),
         Command::Profile(args) => z80chess::profile::cli::profile_cli(&args),
         Command::Regress(args) => z80chess::profile::cli::regress_cli(&args),
-        Command::Bench => z80chess::profile::cli::bench_cli(),
+        Command::Bench { params } => z80chess::profile::cli::bench_cli(params.as_deref()),
         Command::Match(args) => z80chess::matchplay::cli(&args),
         Command::Tablebase(args) => z80chess::tablebase::cli::cli(&args),
         Command::EndgameTest(args) => z80chess::tablebase::endgame_test::cli(&args),

@@ -15,6 +15,7 @@ const H: u16 = 24;
 
 fn app(colour: Color, ascii: bool, fen: Option<&str>) -> App {
     App::new(&TuiOptions {
+        params: None,
         build: Build::Article,
         level: 1,
         colour,

@@ -73,6 +73,7 @@ fn sargon1978_suite_against_its_golden_file() {
         builds: vec![Build::B1978],
         level: None,
         max_level: Some(3),
+        params: None,
         jobs: threads(),
     };
     let out = against_golden("sargon1978_l3.tsv", &cases, &opts);
@@ -97,6 +98,7 @@ fn wac_slice_against_its_golden_file() {
         builds: Build::ALL.to_vec(),
         level: Some(WAC_LEVEL),
         max_level: None,
+        params: None,
         jobs: threads(),
     };
     let out = against_golden("wac_l2.tsv", &cases, &opts);
@@ -156,6 +158,7 @@ fn epd_and_tsv_are_read() {
         builds: vec![Build::Article],
         level: None,
         max_level: None,
+        params: None,
         jobs: 1,
     };
     let err = plan(&parse_cases(epd, "t.epd").unwrap(), &opts).unwrap_err();
@@ -174,6 +177,7 @@ fn golden_files_round_trip_and_compare() {
         builds: Build::PERIOD.to_vec(),
         level: Some(1),
         max_level: None,
+        params: None,
         jobs: 2,
     };
     let (jobs, skipped) = plan(&cases, &opts).unwrap();

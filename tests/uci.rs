@@ -41,7 +41,14 @@ fn handshake_options_and_bad_lines() {
     e.send("uci");
     let lines = e.until("uciok");
     assert!(lines[0].starts_with("id name z80chess"));
-    for o in ["Level", "Build", "PeriodSpeed", "ClockHz"] {
+    for o in [
+        "Level",
+        "Build",
+        "PeriodSpeed",
+        "ClockHz",
+        "P_PAWN",
+        "P_BCSQ",
+    ] {
         assert!(
             lines
                 .iter()
@@ -60,7 +67,13 @@ fn handshake_options_and_bad_lines() {
         ("position fen 8/8/8 w - - 0 1", "bad FEN"),
         ("position startpos e2e4", "expected 'moves'"),
         ("setoption name Level value 9", "expected 1 to 6"),
-        ("setoption name Build value z80", "article or 1978"),
+        ("setoption name Build value z80", "article, 1978 or full"),
+        ("setoption name P_PAWN value 9999", "out of range"),
+        ("setoption name P_PAWN value many", "not a number"),
+        (
+            "setoption name P_PAWN value 300",
+            "takes effect with Build full",
+        ),
         ("setoption name Nonsense value 1", "no option"),
         ("setoption Level", "setoption name"),
     ] {

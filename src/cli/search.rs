@@ -72,11 +72,16 @@ pub fn cli(
     level: u8,
     build: Build,
     iterate: bool,
+    params: Option<&std::path::Path>,
 ) -> Result<(), String> {
     if !(1..=8).contains(&level) {
         return Err(format!("level {level}: the firmware searches 1 to 8 plies"));
     }
     let mut engine = Engine::new(build).map_err(|e| e.to_string())?;
+    if let Some(pf) = crate::play::load_params_arg(params)? {
+        engine.load_params(&pf).map_err(|e| e.to_string())?;
+        println!("parameters {} (hash {})", pf.source, pf.hash());
+    }
     let pos = prepare(&mut engine, fen, moves)?;
     if pos.legal_moves().is_empty() {
         return Err(if pos.is_check() {

@@ -7,6 +7,7 @@ use super::expr::{self, Env};
 use super::program::Program;
 use super::views;
 use crate::firmware::board::{describe, mailbox, FwMove, Setup};
+use crate::firmware::eval::CMD_EVAL;
 use crate::firmware::protocol::*;
 use crate::firmware::{parse_fen, Build};
 use crate::machine::StopReason;
@@ -88,7 +89,7 @@ const PROMPT_WORDS: &[(&str, &str, &str)] = &[
     ("attackers", "[ADDR]", "the 14-byte attacker array (ATKLST), per side"),
     ("moves", "[ADDR [END]]", "the current ply's move list (or the entries at ADDR)"),
     ("stopwatch", "[NAME FROM [TO] | reset [NAME] | delete NAME]", "T-states between two labels (TO omitted: until FROM's call returns)"),
-    ("send", "CMD [ARGS]", "send a firmware command and run it under the debugger: ident, new, board, list, status, undo, perft N, move UCI, setup FEN, attack SQ, xchng SQ, xarray PIECE B0..B13, moveno N, search LEVEL [iterate], raw BYTE..."),
+    ("send", "CMD [ARGS]", "send a firmware command and run it under the debugger: ident, new, board, list, status, undo, eval, perft N, move UCI, setup FEN, attack SQ, xchng SQ, xarray PIECE B0..B13, moveno N, search LEVEL [iterate], raw BYTE..."),
     ("tui", "", "full-screen mode (Esc leaves it)"),
     ("layout", "src|asm", "the full-screen code pane"),
     ("memview", "[ADDR | hl]", "the full-screen memory pane's address (default: follow HL)"),
@@ -193,6 +194,10 @@ fn decode_reply(build: Build, cmd: u8, out: &[u8]) -> String {
         return format!("refused: {}", error_name(status));
     }
     match cmd {
+        CMD_EVAL => match crate::firmware::eval::parse(build, r) {
+            Ok(e) => e.report(),
+            Err(e) => e.to_string(),
+        },
         CMD_IDENT if r.len() == 3 => format!(
             "identity '{}', build {}, version {}",
             r[0] as char, r[1], r[2]
@@ -282,9 +287,23 @@ impl Session {
 
     /// Boot a firmware build, let it reach its command loop, and set up the position.
     pub fn firmware(build: Build, start: &Start) -> Result<Session, String> {
+        Session::firmware_with(build, start, None)
+    }
+
+    /// As [`Session::firmware`], with the full build's parameter file loaded first (the 'W'
+    /// commands run under the debugger like the set-up).
+    pub fn firmware_with(
+        build: Build,
+        start: &Start,
+        params: Option<&crate::firmware::params::ParamFile>,
+    ) -> Result<Session, String> {
         let prog = Program::from_build(build, &super::program::source_root())?;
         let mut s = Session::with(Debugger::new(prog)?);
-        let setup: Vec<Vec<u8>> = match start {
+        let mut setup: Vec<Vec<u8>> = match params {
+            Some(pf) => pf.commands(build).map_err(|e| e.to_string())?,
+            None => Vec::new(),
+        };
+        setup.extend(match start {
             Start::Initial => Vec::new(),
             Start::Fen(fen) => {
                 let pos = parse_fen(fen).map_err(|e| e.to_string())?;
@@ -299,7 +318,7 @@ impl Session {
                 .into_iter()
                 .map(|m| vec![CMD_MOVE, m.from, m.to, m.promo])
                 .collect(),
-        };
+        });
         s.boot_command(&[], "boot")?;
         let id = s.boot_command(&[CMD_IDENT], "identify")?;
         if id.len() != 4 || id[1] != b'Z' || id[2] as i64 != build.switch() {
@@ -1577,6 +1596,11 @@ impl Session {
                 no_args(what)?;
                 (CMD_UNDO, vec![CMD_UNDO])
             }
+            "eval" => {
+                need_fw(what)?;
+                no_args(what)?;
+                (CMD_EVAL, vec![CMD_EVAL])
+            }
             "perft" => {
                 need_fw(what)?;
                 let d = self.count(args, u64::MAX)?;
@@ -1666,13 +1690,13 @@ impl Session {
             }
             "" => {
                 return Err(
-                    "usage: send ident|new|board|list|status|undo|perft N|move UCI|setup FEN|attack SQ|xchng SQ|xarray PIECE B0..B13|moveno N|search LEVEL [iterate]|raw BYTE..."
+                    "usage: send ident|new|board|list|status|undo|eval|perft N|move UCI|setup FEN|attack SQ|xchng SQ|xarray PIECE B0..B13|moveno N|search LEVEL [iterate]|raw BYTE..."
                         .into(),
                 )
             }
             other => {
                 return Err(format!(
-                    "unknown firmware command '{other}' (ident new board list status undo perft move setup attack xchng xarray moveno search raw)"
+                    "unknown firmware command '{other}' (ident new board list status undo eval perft move setup attack xchng xarray moveno search raw)"
                 ))
             }
         };

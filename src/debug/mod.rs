@@ -51,6 +51,9 @@ pub struct DebugArgs {
     /// at 0000h; the machine starts at reset).
     #[arg(long, value_name = "SOURCE", conflicts_with_all = ["fen", "moves"])]
     pub asm: Option<PathBuf>,
+    /// A parameter file for the full build, loaded through the protocol at boot.
+    #[arg(long, conflicts_with = "asm")]
+    pub params: Option<PathBuf>,
 }
 
 /// Run the debugger.

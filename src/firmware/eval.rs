@@ -133,15 +133,29 @@ fn limit(v: i32, b: i32) -> i32 {
 impl Engine {
     /// The static evaluation of the current position, term by term.
     pub fn eval(&mut self) -> Result<Evaluation, FirmwareError> {
-        let white_to_move = self.status_side_white()?;
         let r = self.command(CMD_EVAL, &[])?;
+        parse(self.build, &r)
+    }
+}
+
+/// Parse the 'Q' command's reply (after its status byte), and check it.
+pub fn parse(build: Build, r: &[u8]) -> Result<Evaluation, FirmwareError> {
+    {
         let bad = |detail: String| FirmwareError::Protocol {
             command: 'Q',
             detail,
         };
-        if r.len() < 15 {
+        if r.len() < 16 {
             return Err(bad(format!("{} bytes", r.len())));
         }
+        let white_to_move = r[15] == 0;
+        let r = &{
+            // The full build's words follow the side byte: drop it so the offsets below read
+            // as the layout in points.asm lists them after VALM.
+            let mut v = r[..15].to_vec();
+            v.extend_from_slice(&r[16..]);
+            v
+        };
         let t0 = u32::from_le_bytes([r[0], r[1], r[2], r[3]]);
         let t1 = u32::from_le_bytes([r[4], r[5], r[6], r[7]]);
         let tstates = t1.wrapping_sub(t0) as u64;
@@ -155,7 +169,7 @@ impl Engine {
         let mut terms = Vec::new();
         let mut battles = Vec::new();
         let total;
-        match self.build {
+        match build {
             Build::Full => {
                 if r.len() < 15 + 20 + 1 {
                     return Err(bad(format!("{} bytes", r.len())));
@@ -269,7 +283,7 @@ impl Engine {
         }
         let side_to_move = if white_to_move { total } else { -total };
         // What the Z80 itself computed for the side to move must agree.
-        let z80 = match self.build {
+        let z80 = match build {
             Build::Full => {
                 let key = ((side_to_move >> 5).clamp(-127, 127) + 128) as u8;
                 if key as i32 != valm {
@@ -285,7 +299,7 @@ impl Engine {
             )));
         }
         Ok(Evaluation {
-            build: self.build,
+            build,
             terms,
             total,
             side_to_move,
@@ -293,11 +307,6 @@ impl Engine {
             battles,
             tstates,
         })
-    }
-
-    fn status_side_white(&mut self) -> Result<bool, FirmwareError> {
-        let b = self.command(super::protocol::CMD_BOARD, &[])?;
-        Ok(b.get(64) == Some(&0))
     }
 }
 

@@ -410,24 +410,70 @@ fn size(d: &ParamDef) -> u16 {
     }
 }
 
+/// Each parameter with its offset in a block and its address, from `build`'s symbols.
+type Layout = Vec<(&'static ParamDef, u16, u16)>;
+
+fn layout(build: Build) -> Result<(u16, Layout), ParamError> {
+    if build != Build::Full {
+        return Err(ParamError::NotFull(build));
+    }
+    let prm = build.symbol("PRM").ok_or(ParamError::NoSymbol("PRM"))?;
+    let mut out = Vec::new();
+    for d in PARAMS {
+        let a = build.symbol(d.name).ok_or(ParamError::NoSymbol(d.name))?;
+        out.push((d, a.wrapping_sub(prm), a));
+    }
+    Ok((prm, out))
+}
+
+impl ParamFile {
+    /// The protocol commands (command byte first) that load this file into `build`'s
+    /// firmware: 'W' FFh (every block back to the ROM's defaults), then 'W' block offset n
+    /// bytes for every value of every block.
+    pub fn commands(&self, build: Build) -> Result<Vec<Vec<u8>>, ParamError> {
+        let (_, layout) = layout(build)?;
+        let mut out = vec![vec![CMD_PWRITE, 0xFF]];
+        for b in Block::ALL {
+            for (name, v) in self.values_for(b) {
+                let &(d, off, _) = layout
+                    .iter()
+                    .find(|(d, _, _)| d.name == name)
+                    .expect("names were checked against PARAMS");
+                let bytes = encode(d, v);
+                let mut c = vec![CMD_PWRITE, b as u8, off as u8, bytes.len() as u8];
+                c.extend(bytes);
+                out.push(c);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Set one value in `[default]` (so in every block), checked like a file's line: what a UCI
+    /// `setoption` does.
+    pub fn set_default(&mut self, name: &str, value: i32) -> Result<(), ParamError> {
+        let err = |what: String| ParamError::Line {
+            file: "(option)".into(),
+            line: 0,
+            what,
+        };
+        let d = def(name).ok_or_else(|| err(format!("unknown parameter `{name}`")))?;
+        if value < d.min || value > d.max {
+            return Err(err(format!(
+                "{} = {value} is out of range ({}..{})",
+                d.name, d.min, d.max
+            )));
+        }
+        match self.default.iter_mut().find(|(n, _)| *n == d.name) {
+            Some(slot) => slot.1 = value,
+            None => self.default.push((d.name, value)),
+        }
+        Ok(())
+    }
+}
+
 impl Engine {
-    fn param_layout(&self) -> Result<(u16, Vec<(&'static ParamDef, u16, u16)>), ParamError> {
-        if self.build != Build::Full {
-            return Err(ParamError::NotFull(self.build));
-        }
-        let prm = self
-            .build
-            .symbol("PRM")
-            .ok_or(ParamError::NoSymbol("PRM"))?;
-        let mut out = Vec::new();
-        for d in PARAMS {
-            let a = self
-                .build
-                .symbol(d.name)
-                .ok_or(ParamError::NoSymbol(d.name))?;
-            out.push((d, a.wrapping_sub(prm), a));
-        }
-        Ok((prm, out))
+    fn param_layout(&self) -> Result<(u16, Layout), ParamError> {
+        layout(self.build)
     }
 
     /// Write one parameter into a stored block.
@@ -472,20 +518,8 @@ impl Engine {
     /// of the file through the 'W' command. The file was checked whole when it was parsed, so
     /// nothing runs with a half-loaded block.
     pub fn load_params(&mut self, pf: &ParamFile) -> Result<(), ParamError> {
-        let (_, layout) = self.param_layout()?;
-        self.reset_params()?;
-        for b in Block::ALL {
-            for (name, v) in pf.values_for(b) {
-                let &(d, off, _) = layout
-                    .iter()
-                    .find(|(d, _, _)| d.name == name)
-                    .expect("names were checked against PARAMS");
-                let mut args = vec![b as u8, off as u8];
-                let bytes = encode(d, v);
-                args.push(bytes.len() as u8);
-                args.extend(bytes);
-                self.command(CMD_PWRITE, &args)?;
-            }
+        for c in pf.commands(self.build)? {
+            self.command(c[0], &c[1..])?;
         }
         Ok(())
     }

@@ -111,6 +111,8 @@ pub struct Game {
     pub plies: Vec<Ply>,
     keys: Vec<String>,
     pub resigned: Option<Color>,
+    /// The parameter file loaded into the full build (kept across builds and new games).
+    params: Option<crate::firmware::params::ParamFile>,
 }
 
 /// The firmware's "history full" error code.
@@ -148,7 +150,36 @@ impl Game {
             positions: vec![start],
             plies: Vec::new(),
             resigned: None,
+            params: None,
         })
+    }
+
+    /// Load a parameter file into the full build's blocks (None: the ROM's defaults). A period
+    /// build refuses a file. The file stays with the game: a change of build reloads it.
+    pub fn set_params(
+        &mut self,
+        params: Option<crate::firmware::params::ParamFile>,
+    ) -> Result<(), String> {
+        match &params {
+            Some(pf) => self.engine.load_params(pf).map_err(|e| e.to_string())?,
+            None if self.build() == Build::Full => {
+                self.engine.reset_params().map_err(|e| e.to_string())?
+            }
+            None => {}
+        }
+        self.params = params;
+        Ok(())
+    }
+
+    /// The parameter file in use, if any.
+    pub fn params(&self) -> Option<&crate::firmware::params::ParamFile> {
+        self.params.as_ref()
+    }
+
+    /// The hash of the parameters in use (the ROM's defaults hash as the empty file), for PGN
+    /// tags; None for a period build.
+    pub fn params_hash(&self) -> Option<String> {
+        (self.build() == Build::Full).then(|| self.params.clone().unwrap_or_default().hash())
     }
 
     pub fn build(&self) -> Build {
@@ -213,7 +244,10 @@ impl Game {
         if build == self.build() {
             return Ok(());
         }
-        let engine = Engine::new(build).map_err(fw_err)?;
+        let mut engine = Engine::new(build).map_err(fw_err)?;
+        if let (Build::Full, Some(pf)) = (build, &self.params) {
+            engine.load_params(pf).map_err(|e| e.to_string())?;
+        }
         let old = std::mem::replace(&mut self.engine, engine);
         if let Err(e) = self.resync() {
             self.engine = old;

@@ -71,6 +71,17 @@ pub struct PlayArgs {
     /// Text mode: do not print the board after the Z80's moves.
     #[arg(long)]
     pub no_board: bool,
+    /// A parameter file for the full build (`z80chess params` lists the names).
+    #[arg(long)]
+    pub params: Option<std::path::PathBuf>,
+}
+
+/// Read `--params FILE`, if given.
+pub fn load_params_arg(
+    path: Option<&std::path::Path>,
+) -> Result<Option<crate::firmware::params::ParamFile>, String> {
+    path.map(|p| crate::firmware::params::ParamFile::load(p).map_err(|e| e.to_string()))
+        .transpose()
 }
 
 /// Run `z80chess play`.
@@ -84,6 +95,13 @@ pub fn cli(args: &PlayArgs) -> Result<(), String> {
     if let Some(f) = &args.fen {
         crate::firmware::parse_fen(f).map_err(|e| e.to_string())?;
     }
+    let params = load_params_arg(args.params.as_deref())?;
+    if params.is_some() && args.build != Build::Full {
+        return Err(format!(
+            "--params: parameter blocks exist only in the full build, not in {}",
+            args.build
+        ));
+    }
     if args.text {
         let opts = text::TextOptions {
             build: args.build,
@@ -92,6 +110,7 @@ pub fn cli(args: &PlayArgs) -> Result<(), String> {
             pace,
             fen: args.fen.clone(),
             board: !args.no_board,
+            params: params.clone(),
         };
         let lines = stdin_lines();
         let interactive = std::io::stdin().is_terminal();
@@ -106,23 +125,54 @@ pub fn cli(args: &PlayArgs) -> Result<(), String> {
         pace,
         ascii: args.ascii,
         fen: args.fen.clone(),
+        params,
     })
 }
 
+/// `z80chess uci` and `z80chess xboard`: the engine they start with (UCI can change both with
+/// `setoption`).
+#[derive(Clone, Debug, clap::Args)]
+pub struct ProtocolArgs {
+    /// Which firmware.
+    #[arg(long, value_enum, default_value_t = Build::Article)]
+    pub build: Build,
+    /// A parameter file for the full build.
+    #[arg(long)]
+    pub params: Option<std::path::PathBuf>,
+}
+
+impl ProtocolArgs {
+    /// The game these arguments start with.
+    pub fn game(&self) -> Result<game::Game, String> {
+        let params = load_params_arg(self.params.as_deref())?;
+        if params.is_some() && self.build != Build::Full {
+            return Err(format!(
+                "--params: parameter blocks exist only in the full build, not in {}",
+                self.build
+            ));
+        }
+        let mut g = game::Game::new(self.build, DEFAULT_LEVEL)?;
+        g.set_params(params)?;
+        Ok(g)
+    }
+}
+
 /// Run `z80chess uci` on stdin/stdout.
-pub fn uci_cli() -> Result<(), String> {
+pub fn uci_cli(args: &ProtocolArgs) -> Result<(), String> {
+    let game = args.game()?;
     let lines = stdin_lines();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    uci::run(&lines, &mut out)
+    uci::run_with(game, &lines, &mut out)
 }
 
 /// Run `z80chess xboard` on stdin/stdout.
-pub fn xboard_cli() -> Result<(), String> {
+pub fn xboard_cli(args: &ProtocolArgs) -> Result<(), String> {
+    let game = args.game()?;
     let lines = stdin_lines();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    xboard::run(&lines, &mut out)
+    xboard::run_with(game, &lines, &mut out)
 }
 
 /// The levels a player chooses from: the 1978 program's "look ahead" (plies).

@@ -78,6 +78,9 @@ pub fn write(game: &Game, players: &Players, date: &str) -> String {
     }
     tags.push(("Z80Build", game.build().to_string()));
     tags.push(("Z80Level", game.level.to_string()));
+    if let Some(h) = game.params_hash() {
+        tags.push(("Z80Params", h));
+    }
     if let Some(end) = game.end() {
         tags.push((
             "Termination",

@@ -24,6 +24,8 @@ pub struct TextOptions {
     pub fen: Option<String>,
     /// Print the board after each of the computer's moves.
     pub board: bool,
+    /// The full build's parameter file, if any.
+    pub params: Option<crate::firmware::params::ParamFile>,
 }
 
 const HELP: &str = "\
@@ -63,7 +65,8 @@ pub fn run(
     out: &mut dyn Write,
     interactive: bool,
 ) -> Result<(), String> {
-    let game = Game::new(opts.build, opts.level.unwrap_or(super::DEFAULT_LEVEL))?;
+    let mut game = Game::new(opts.build, opts.level.unwrap_or(super::DEFAULT_LEVEL))?;
+    game.set_params(opts.params.clone())?;
     let mut s = Session {
         level: opts.level,
         colour: opts.colour,

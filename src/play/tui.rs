@@ -31,6 +31,8 @@ pub struct TuiOptions {
     pub pace: Pace,
     pub ascii: bool,
     pub fen: Option<String>,
+    /// The full build's parameter file, if any.
+    pub params: Option<crate::firmware::params::ParamFile>,
 }
 
 /// Everything on the screen, and the game behind it.
@@ -108,6 +110,7 @@ impl App {
     pub fn new(opts: &TuiOptions) -> Result<App, String> {
         let mut game = Game::new(opts.build, opts.level)?;
         game.set_level(opts.level)?;
+        game.set_params(opts.params.clone())?;
         if let Some(f) = &opts.fen {
             game.set_start(parse_fen(f).map_err(|e| e.to_string())?)?;
         }

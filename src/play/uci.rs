@@ -129,14 +129,22 @@ struct Uci<'a> {
     clock_hz: u64,
     pending: VecDeque<String>,
     quit: bool,
+    /// The full build's parameters: the command line's file and every `setoption P_...`.
+    params: crate::firmware::params::ParamFile,
 }
 
 /// Run the protocol on `lines` until `quit` or the end of input.
 pub fn run(lines: &Receiver<String>, out: &mut dyn Write) -> Result<(), String> {
+    run_with(Game::new(Build::Article, super::DEFAULT_LEVEL)?, lines, out)
+}
+
+/// Run the protocol with a given game (its build and parameters from the command line).
+pub fn run_with(game: Game, lines: &Receiver<String>, out: &mut dyn Write) -> Result<(), String> {
     let mut u = Uci {
         out,
         lines,
-        game: Game::new(Build::Article, super::DEFAULT_LEVEL)?,
+        params: game.params().cloned().unwrap_or_default(),
+        game,
         base: Base::Start,
         moves: Vec::new(),
         level: super::DEFAULT_LEVEL,
@@ -190,7 +198,25 @@ impl Uci<'_> {
                     super::LEVELS.start(),
                     super::LEVELS.end()
                 ))?;
-                self.send("option name Build type combo default article var article var 1978")?;
+                self.send(&format!(
+                    "option name Build type combo default {} var article var 1978 var full",
+                    self.game.build()
+                ))?;
+                // The full build's parameters, as spins (the default block, so every block;
+                // a file given with --params may set the e4 and d4 blocks apart).
+                let current = if self.game.build() == Build::Full {
+                    self.game.engine.params().ok()
+                } else {
+                    crate::firmware::Engine::new(Build::Full)
+                        .ok()
+                        .and_then(|mut e| e.params().ok())
+                };
+                for p in current.unwrap_or_default() {
+                    self.send(&format!(
+                        "option name {} type spin default {} min {} max {}",
+                        p.def.name, p.values[0], p.def.min, p.def.max
+                    ))?;
+                }
                 self.send("option name PeriodSpeed type check default false")?;
                 self.send(&format!(
                     "option name ClockHz type spin default {PERIOD_HZ} min 1000 max 1000000000"
@@ -243,14 +269,43 @@ impl Uci<'_> {
                 let b = match value.to_ascii_lowercase().as_str() {
                     "article" => Build::Article,
                     "1978" => Build::B1978,
+                    "full" => Build::Full,
                     _ => {
                         return self.info(&format!(
-                            "setoption Build '{value}': expected article or 1978; ignored"
+                            "setoption Build '{value}': expected article, 1978 or full; ignored"
                         ))
                     }
                 };
                 if let Err(e) = self.game.set_build(b) {
                     self.info(&format!("setoption Build: {e}"))?;
+                } else if b == Build::Full {
+                    if let Err(e) = self.game.set_params(Some(self.params.clone())) {
+                        self.info(&format!("setoption Build: {e}"))?;
+                    }
+                }
+            }
+            n if crate::firmware::params::def(n).is_some() => {
+                let v = match value.parse::<i32>() {
+                    Ok(v) => v,
+                    Err(_) => {
+                        return self.info(&format!(
+                            "setoption {name} '{value}': not a number; ignored"
+                        ))
+                    }
+                };
+                let mut pf = self.params.clone();
+                if let Err(e) = pf.set_default(name, v) {
+                    return self.info(&format!("setoption {name}: {e}; ignored"));
+                }
+                self.params = pf;
+                if self.game.build() == Build::Full {
+                    if let Err(e) = self.game.set_params(Some(self.params.clone())) {
+                        self.info(&format!("setoption {name}: {e}"))?;
+                    }
+                } else {
+                    self.info(&format!(
+                        "setoption {name}: kept; it takes effect with Build full"
+                    ))?;
                 }
             }
             "periodspeed" => match value.to_ascii_lowercase().as_str() {

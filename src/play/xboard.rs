@@ -42,10 +42,15 @@ struct Xb<'a> {
 
 /// Run the protocol on `lines` until `quit` or the end of input.
 pub fn run(lines: &Receiver<String>, out: &mut dyn Write) -> Result<(), String> {
+    run_with(Game::new(Build::Article, super::DEFAULT_LEVEL)?, lines, out)
+}
+
+/// Run the protocol with a given game (its build and parameters from the command line).
+pub fn run_with(game: Game, lines: &Receiver<String>, out: &mut dyn Write) -> Result<(), String> {
     let mut x = Xb {
         out,
         lines,
-        game: Game::new(Build::Article, super::DEFAULT_LEVEL)?,
+        game,
         force: false,
         engine: Color::Black,
         level: super::DEFAULT_LEVEL,

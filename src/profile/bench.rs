@@ -61,6 +61,15 @@ pub struct Signature {
 
 /// Search every bench position with `build`.
 pub fn signature(build: Build) -> Result<Signature, String> {
+    signature_with(build, None)
+}
+
+/// As [`signature`], with a parameter file loaded into the full build (ignored by the period
+/// builds, which have no parameters).
+pub fn signature_with(
+    build: Build,
+    params: Option<&crate::firmware::params::ParamFile>,
+) -> Result<Signature, String> {
     let mut s = Signature {
         build,
         lines: Vec::new(),
@@ -72,6 +81,9 @@ pub fn signature(build: Build) -> Result<Signature, String> {
     for &(name, fen, level) in POSITIONS {
         let pos = parse_fen(fen).map_err(|e| e.to_string())?;
         let mut engine = Engine::new(build).map_err(|e| e.to_string())?;
+        if let (Build::Full, Some(pf)) = (build, params) {
+            engine.load_params(pf).map_err(|e| e.to_string())?;
+        }
         sargon::load(&mut engine, &pos).map_err(|e| e.to_string())?;
         let r = engine
             .search(level, false)

@@ -38,6 +38,9 @@ pub struct ProfileArgs {
     /// Write collapsed stacks (`A;B;C T-states`) for flamegraph tools.
     #[arg(long)]
     pub folded: Option<PathBuf>,
+    /// A parameter file for the full build.
+    #[arg(long)]
+    pub params: Option<PathBuf>,
 }
 
 /// Search recorded positions and check, record or compare the results.
@@ -70,6 +73,9 @@ pub struct RegressArgs {
     /// Worker threads (default: the machine's cores).
     #[arg(long)]
     pub jobs: Option<usize>,
+    /// A parameter file for the full build's runs (recorded by hash in --record's file).
+    #[arg(long)]
+    pub params: Option<PathBuf>,
     /// Print only failures, changes and the totals.
     #[arg(long, short)]
     pub quiet: bool,
@@ -163,6 +169,9 @@ pub fn profile_cli(a: &ProfileArgs) -> Result<(), String> {
         ));
     }
     let mut engine = Engine::new(a.build).map_err(|e| e.to_string())?;
+    if let Some(pf) = crate::play::load_params_arg(a.params.as_deref())? {
+        engine.load_params(&pf).map_err(|e| e.to_string())?;
+    }
     let pos = prepare(&mut engine, a.fen.as_deref(), a.moves.as_deref())?;
     if pos.legal_moves().is_empty() {
         return Err("the side to move has no legal move".into());
@@ -215,6 +224,7 @@ pub fn regress_cli(a: &RegressArgs) -> Result<(), String> {
         },
         level: a.level,
         max_level: a.max_level,
+        params: crate::play::load_params_arg(a.params.as_deref())?,
         jobs: a
             .jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
@@ -246,7 +256,7 @@ pub fn regress_cli(a: &RegressArgs) -> Result<(), String> {
             .map_err(|e| e.to_string())?,
     );
     let quiet = a.quiet;
-    let outcomes = regress::run(&cases, &jobs, opts.jobs, |_, o| {
+    let outcomes = regress::run_with(&cases, &jobs, opts.jobs, opts.params.as_ref(), |_, o| {
         bar.inc(1);
         if !quiet || matches!(o.verdict, Verdict::Fail | Verdict::Error) {
             bar.suspend(|| println!("{}", regress::describe(o)));
@@ -263,7 +273,10 @@ pub fn regress_cli(a: &RegressArgs) -> Result<(), String> {
         failed_cmp = c.failed();
     }
     if let Some(f) = &a.record {
-        write(f, &regress::golden_text(&outcomes))?;
+        write(
+            f,
+            &regress::golden_text_params(&outcomes, opts.params.as_ref()),
+        )?;
         println!("recorded {} results in {}", outcomes.len(), f.display());
     }
     let (passed, failed) = regress::tally(&outcomes);
@@ -298,11 +311,19 @@ pub fn regress_cli(a: &RegressArgs) -> Result<(), String> {
     Ok(())
 }
 
-pub fn bench_cli() -> Result<(), String> {
+pub fn bench_cli(params: Option<&std::path::Path>) -> Result<(), String> {
+    let params = crate::play::load_params_arg(params)?;
+    if let Some(pf) = &params {
+        println!(
+            "the full build with parameters {} (hash {})",
+            pf.source,
+            pf.hash()
+        );
+    }
     let start = std::time::Instant::now();
     let mut sigs = Vec::new();
     for build in Build::ALL {
-        let s = bench::signature(build)?;
+        let s = bench::signature_with(build, params.as_ref())?;
         for l in &s.lines {
             println!(
                 "{:<8} {:<9} L{} {:<6} nodes {:>6} evaluations {:>6} XCHNG {:>7} T {:>14}",

@@ -353,6 +353,16 @@ pub fn score_text(score: crate::firmware::Score) -> String {
 
 /// Search one position with one build at `level`, in a fresh machine.
 pub fn run_case(case: &Case, build: Build, level: u8) -> Outcome {
+    run_case_with(case, build, level, None)
+}
+
+/// As [`run_case`], with a parameter file for the full build.
+pub fn run_case_with(
+    case: &Case,
+    build: Build,
+    level: u8,
+    params: Option<&crate::firmware::params::ParamFile>,
+) -> Outcome {
     let mut out = Outcome {
         id: case.id.clone(),
         build,
@@ -374,6 +384,9 @@ pub fn run_case(case: &Case, build: Build, level: u8) -> Outcome {
             return Err("no legal move".into());
         }
         let mut engine = Engine::new(build).map_err(|e| e.to_string())?;
+        if let (Build::Full, Some(pf)) = (build, params) {
+            engine.load_params(pf).map_err(|e| e.to_string())?;
+        }
         sargon::load(&mut engine, &pos).map_err(|e| e.to_string())?;
         let r = engine.search(level, false).map_err(|e| e.to_string())?;
         Ok((pos, r))
@@ -414,6 +427,8 @@ pub struct Options {
     pub level: Option<u8>,
     /// Skip cases above this level (book positions, which cost nothing, always run).
     pub max_level: Option<u8>,
+    /// The full build's parameter file (the period builds have none and ignore it).
+    pub params: Option<crate::firmware::params::ParamFile>,
     /// Worker threads (each position runs in its own machine).
     pub jobs: usize,
 }
@@ -462,6 +477,17 @@ pub fn run(
     cases: &[Case],
     jobs: &[Job],
     threads: usize,
+    each: impl FnMut(usize, &Outcome),
+) -> Vec<Outcome> {
+    run_with(cases, jobs, threads, None, each)
+}
+
+/// As [`run`], with a parameter file for the full build's jobs.
+pub fn run_with(
+    cases: &[Case],
+    jobs: &[Job],
+    threads: usize,
+    params: Option<&crate::firmware::params::ParamFile>,
     mut each: impl FnMut(usize, &Outcome),
 ) -> Vec<Outcome> {
     let next = AtomicUsize::new(0);
@@ -474,7 +500,7 @@ pub fn run(
             s.spawn(move || loop {
                 let k = next.fetch_add(1, Ordering::Relaxed);
                 let Some(j) = jobs.get(k) else { break };
-                let o = run_case(&cases[j.case], j.build, j.level);
+                let o = run_case_with(&cases[j.case], j.build, j.level, params);
                 if tx.send((k, o)).is_err() {
                     break;
                 }
@@ -533,6 +559,28 @@ pub fn group(n: u64) -> String {
 
 const GOLDEN_HEADER: &str =
     "id\tbuild\tlevel\tmove\tsan\tscore\tkind\tnodes\tevaluations\txchng\ttstates\tresult\tfen";
+
+/// The outcomes as a golden file, with a comment line naming the full build's parameter file
+/// and its hash when one was used.
+pub fn golden_text_params(
+    outcomes: &[Outcome],
+    params: Option<&crate::firmware::params::ParamFile>,
+) -> String {
+    let text = golden_text(outcomes);
+    match params {
+        None => text,
+        Some(pf) => {
+            let at = text.find(GOLDEN_HEADER).unwrap_or(0);
+            format!(
+                "{}# params: {} (hash {}; the full build's runs)\n{}",
+                &text[..at],
+                pf.source,
+                pf.hash(),
+                &text[at..]
+            )
+        }
+    }
+}
 
 /// The outcomes as a golden file (TSV).
 pub fn golden_text(outcomes: &[Outcome]) -> String {
