@@ -66,6 +66,10 @@ PRMUSED  EQU    22h             ; bytes of the block in use
 
 EBADPRM EQU     10h             ; 'W'/'V': block or range outside the blocks
 
+; The defaults live in expansion ROM page 0 (read through the window at
+; reset): the first tenant of the plug-in module the later issues fill.
+        PAGE    0
+        ORG     8000h
 DEFPRM: DB      00h,0           ; P_FLAGS
         DW      256,768,768,1280,2304   ; P_PAWN .. P_QUEEN
         DW      256,192         ; P_XLOST, P_XWON
@@ -77,6 +81,7 @@ DEFPRM: DB      00h,0           ; P_FLAGS
         IF      $-DEFPRM != PRMUSED
         ERROR   "DEFPRM and the block layout disagree"
         ENDIF
+        ENDPAGE
 
 ; XRAMCL: zero the expansion RAM's blocks and variables (C000h-C3FFh).
 ;   clobbers: BC, DE, HL
@@ -87,9 +92,11 @@ XRAMCL: LD      HL,XRAM
         LDIR
         RET
 
-; PRMRST: every stored block gets the defaults (at reset).
-;   clobbers: A, BC, DE, HL
-PRMRST: LD      HL,PRMBLK
+; PRMRST: every stored block gets the defaults (at reset, and 'W' FFh).
+;   out: page 0 selected   clobbers: A, BC, DE, HL
+PRMRST: LD      A,PAGEOF(DEFPRM)
+        OUT     (PPAGE),A
+        LD      HL,PRMBLK
         LD      BC,3*PBLKSZ
 .z:     LD      (HL),0
         INC     HL

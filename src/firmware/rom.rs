@@ -79,11 +79,28 @@ pub fn cli(root: &Path, check: bool) -> Result<(), String> {
                 println!("wrote {} ({} bytes)", path.display(), bytes.len());
             }
         }
-        println!(
-            "build {build}: {} bytes of ROM ({:.1}% of 16 KiB)",
-            a.image.len(),
-            a.image.len() as f64 / 163.84
-        );
+        if a.pages == 0 {
+            println!(
+                "build {build}: {} bytes of ROM ({:.1}% of 16 KiB)",
+                a.image.len(),
+                a.image.len() as f64 / 163.84
+            );
+        } else {
+            // The base ROM's last used byte, and each page's.
+            let used = |b: &[u8]| b.iter().rposition(|&x| x != 0).map_or(0, |i| i + 1);
+            let base = used(&a.image[..crate::machine::ROM_SIZE]);
+            let pages: Vec<String> = (0..a.pages)
+                .map(|p| {
+                    let n = a.page_bytes(p).map_or(0, used);
+                    format!("page {p}: {n} bytes")
+                })
+                .collect();
+            println!(
+                "build {build}: base ROM {base} bytes ({:.1}% of 16 KiB); expansion {}",
+                base as f64 / 163.84,
+                pages.join(", ")
+            );
+        }
     }
     if stale.is_empty() {
         Ok(())
