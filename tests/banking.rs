@@ -379,3 +379,21 @@ fn a_breakpoint_on_a_source_line_in_a_page() {
     );
     assert_eq!(s.dbg.m.cpu.e, 0x42);
 }
+
+#[test]
+fn the_debugger_shows_another_page_without_selecting_it() {
+    use z80chess::debug::commands::Session;
+    use z80chess::debug::program::Program;
+    let prog = Program::from_source(std::path::Path::new(PROGRAM)).unwrap();
+    let mut s = Session::program(prog).unwrap();
+    assert_eq!(s.dbg.m.bus.page(), 0);
+    let out = s.execute("dis 1:8000 2");
+    assert!(out.contains("P1MAIN:"), "{out}");
+    assert!(out.contains("1:8000  3A 00 81"), "{out}");
+    let out = s.execute("mem 1:8100 1");
+    assert!(out.contains("8100  22"), "{out}");
+    let out = s.execute("mem 8100h 1");
+    assert!(out.contains("8100  11"), "{out}");
+    assert_eq!(s.dbg.m.bus.page(), 0, "the machine's page is unchanged");
+    assert_eq!(s.dbg.m.bus.peek(0x8100), 0x11);
+}

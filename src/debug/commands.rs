@@ -78,9 +78,9 @@ const PROMPT_WORDS: &[(&str, &str, &str)] = &[
     ("goto", "ICOUNT", "to the state after ICOUNT instructions (within the history)"),
     ("limit", "[T]", "T-states one run command may spend (0 = none)"),
     ("regs", "", "registers, flags, IFF, IM, MEMPTR, T-states; alias r"),
-    ("dis", "[ADDR] [N]", "disassemble with labels and source lines"),
+    ("dis", "[ADDR] [N]", "disassemble with labels and source lines (ADDR may be P:ADDR)"),
     ("list", "[LOC]", "source around the PC or LOC; alias l"),
-    ("mem", "ADDR [LEN]", "hex dump; alias x"),
+    ("mem", "ADDR [LEN]", "hex dump (ADDR may be P:ADDR); alias x"),
     ("print", "EXPR", "evaluate: registers, symbols, (memory), w(word), arithmetic; alias p"),
     ("set", "TARGET = EXPR", "set a register, flag ($Z), (ADDR) or w(ADDR)"),
     ("write", "ADDR BYTE...", "store bytes into memory"),
@@ -1247,7 +1247,29 @@ impl Session {
         views::backtrace(&self.dbg.prog, &self.dbg.m.cpu, &self.dbg.track).join("\n") + "\n"
     }
 
+    /// `P:ADDR [...]` as the first word: the page, and the text with a plain address.
+    fn paged_arg(rest: &str) -> Option<(u8, String)> {
+        let (first, more) = split_word(rest);
+        let (page, addr) = Program::paged_location(first)?;
+        Some((page, format!("{addr:04X}h {more}")))
+    }
+
+    /// Run `f` with the window showing `page`, then select the machine's own page again (the
+    /// window is ROM: nothing else changes).
+    fn in_page<R>(&mut self, page: u8, f: impl FnOnce(&mut Self) -> R) -> R {
+        let old = self.dbg.m.bus.page();
+        self.dbg.m.bus.select_page(page);
+        self.dbg.prog.set_view(self.dbg.m.bus.window_page());
+        let r = f(self);
+        self.dbg.m.bus.select_page(old);
+        self.dbg.prog.set_view(self.dbg.m.bus.window_page());
+        r
+    }
+
     fn cmd_dis(&mut self, rest: &str) -> Result<String, String> {
+        if let Some((page, rest)) = Self::paged_arg(rest) {
+            return self.in_page(page, |s| s.cmd_dis(&rest));
+        }
         let (addr, more) = if rest.is_empty() {
             (self.dbg.m.cpu.pc, "")
         } else if let Some((a, _)) = rest.split_once(':').filter(|(a, _)| a.contains(".asm")) {
@@ -1296,6 +1318,9 @@ impl Session {
     fn cmd_mem(&mut self, rest: &str) -> Result<String, String> {
         if rest.is_empty() {
             return Err("usage: mem ADDR [LEN]".into());
+        }
+        if let Some((page, rest)) = Self::paged_arg(rest) {
+            return self.in_page(page, |s| s.cmd_mem(&rest));
         }
         let (addr, more) = self.addr_prefix(rest)?;
         let len = self.count(more, 64)?;
