@@ -1,12 +1,16 @@
 //! `z80chess match`: the same command gives the same games whatever `--jobs`; a UCI engine
 //! (our own `z80chess uci`) plays the same moves as the build it runs; the closing line's
-//! arithmetic; bad command lines are refused with a message, never a panic.
+//! arithmetic; bad command lines are refused with a message, never a panic; every built-in
+//! opening is legal and leads to its own position; the EPD and PGN readers.
 //!
 //! Nothing here is timed: the games are a few, at level 1 or a small emulated move time.
 
+use shakmaty::Position;
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use z80chess::matchplay::elo::Tally;
+use z80chess::matchplay::openings::{builtin, key, read_epd, read_pgn};
 
 const BIN: &str = env!("CARGO_BIN_EXE_z80chess");
 
@@ -418,4 +422,50 @@ fn the_closing_line() {
         t.line("a", "b"),
         "a vs b: +4 =0 -0, score 100.0% (Elo +inf ± inf)"
     );
+}
+
+#[test]
+fn builtin_openings_are_legal_and_distinct() {
+    let list = builtin();
+    assert!(list.len() >= 100, "{} openings", list.len());
+    let mut seen = HashSet::new();
+    let mut names = HashSet::new();
+    for o in &list {
+        assert!(
+            (4..=10).contains(&o.moves.len()),
+            "{}: {} plies",
+            o.name,
+            o.moves.len()
+        );
+        let p = o.position();
+        assert!(!p.is_game_over(), "{}", o.name);
+        assert!(
+            seen.insert(key(&p)),
+            "{}: the same position as another line",
+            o.name
+        );
+        assert!(names.insert(o.name.clone()), "{}: the name twice", o.name);
+    }
+}
+
+#[test]
+fn opening_files() {
+    let epd = "# comment\n\nrnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - id \"e4\";\n\
+               r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3\n";
+    let l = read_epd(epd).unwrap();
+    assert_eq!(l.len(), 2);
+    assert_eq!(l[0].name, "e4");
+    assert_eq!(l[1].start.fullmoves().get(), 3);
+    assert_eq!(read_epd("x\n8/8/8/8 w - -\n").unwrap_err().0, 1);
+    assert_eq!(read_epd("\n\n8/8/8/8/8/8/8/8 w - -\n").unwrap_err().0, 3);
+    let pgn = "[Event \"a\"]\n[Opening \"Ruy\"]\n\n1. e4 e5 {main} 2. Nf3 (2. f4 exf4) Nc6 $1 3. Bb5 *\n\n\
+               [Event \"b\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n\n1. e4 Kd7 1/2-1/2\n";
+    let g = read_pgn(pgn).unwrap();
+    assert_eq!(g.len(), 2);
+    assert_eq!(g[0].name, "Ruy");
+    assert_eq!(g[0].moves.len(), 5);
+    assert_eq!(g[1].moves.len(), 2);
+    assert!(!g[1].from_initial());
+    let bad = "[Event \"a\"]\n\n1. e4 e5\n2. Ke3 *\n";
+    assert_eq!(read_pgn(bad).unwrap_err().0, 4);
 }
