@@ -3,7 +3,9 @@
 //! with `go nodes N` and no tablebases of its own; wherever it reports a mate, the verdict must
 //! agree with ours and its distance must not be shorter than ours (a shorter forced mate than
 //! the table's would mean the table is wrong; a longer one is only a search that has not found
-//! the best line).
+//! the best line). A mate score is a search result, not a proof: when one disagrees, the
+//! position is searched again with four times the nodes, and those that then agree are listed
+//! apart.
 
 use super::endgame_test::Rng;
 use super::men;
@@ -123,6 +125,7 @@ pub fn compare(
     let mut sf = Engine::start(stockfish)?;
     let mut rng = Rng::new(seed);
     let (mut n, mut mates, mut equal, mut longer, mut bad) = (0, 0, 0, 0, Vec::new());
+    let mut rechecked = Vec::new();
     let mut no_mate = [0usize; 3];
     while n < positions {
         let idx = rng.below(table.data.len());
@@ -146,14 +149,34 @@ pub fn compare(
             }
             Some(m) => {
                 mates += 1;
-                let ok = match ours {
+                let agrees = |m: i32| match ours {
                     Val::Win(_) => m > 0 && m as u32 >= ours.moves().unwrap(),
                     Val::Loss(_) => m < 0 && m.unsigned_abs() >= ours.moves().unwrap(),
                     Val::Draw => false,
                 };
-                if !ok {
-                    bad.push(format!("  {fen}: ours {ours}, stockfish mate {m}"));
-                } else if m.unsigned_abs() == ours.moves().unwrap() {
+                let mut m = m;
+                if !agrees(m) {
+                    // A mate score is not a proof (a pruned defence makes a mate look
+                    // shorter): ask again with four times the nodes before calling it wrong.
+                    let again = sf.search(&fen, 4 * nodes)?;
+                    match again {
+                        Some(m2) if agrees(m2) => {
+                            rechecked.push(format!(
+                                "  {fen}: ours {ours}, stockfish mate {m}, then {m2} with {} nodes",
+                                4 * nodes
+                            ));
+                            m = m2;
+                        }
+                        _ => {
+                            bad.push(format!(
+                                "  {fen}: ours {ours}, stockfish mate {m}, then {again:?} with {} nodes",
+                                4 * nodes
+                            ));
+                            continue;
+                        }
+                    }
+                }
+                if m.unsigned_abs() == ours.moves().unwrap() {
                     equal += 1;
                 } else {
                     longer += 1;
@@ -176,6 +199,15 @@ pub fn compare(
         no_mate[1],
         no_mate[2]
     );
+    if !rechecked.is_empty() {
+        println!(
+            "{} agreed only on a deeper search (its first mate was shorter than ours):",
+            rechecked.len()
+        );
+        for r in &rechecked {
+            println!("{r}");
+        }
+    }
     for b in &bad {
         println!("{b}");
     }
