@@ -213,6 +213,40 @@ fn a_parameter_file_is_loaded_and_named() {
     check_closing(&out, &pgn, &spec, "full");
 }
 
+#[test]
+fn an_illegal_move_loses_and_is_reported() {
+    // A UCI engine that answers every `go` with e2e5.
+    let script = tmp("liar.sh");
+    std::fs::write(
+        &script,
+        "while read line; do\n\
+         case \"$line\" in\n\
+         uci) echo 'id name liar'; echo uciok;;\n\
+         isready) echo readyok;;\n\
+         go*) echo 'bestmove e2e5';;\n\
+         quit) exit 0;;\n\
+         esac\n\
+         done\n",
+    )
+    .unwrap();
+    let liar = format!("uci:/bin/sh {}", script.display());
+    let (out, pgn) = play(
+        &[
+            "article", &liar, "--games", "2", "--level", "1", "--jobs", "2",
+        ],
+        &tmp("liar.pgn"),
+    );
+    assert_eq!(tags(&pgn, "Result"), ["1-0", "0-1"]);
+    assert_eq!(tags(&pgn, "Termination"), ["rules infraction"; 2]);
+    assert!(out.contains("2 games lost by an engine's fault"), "{out}");
+    assert!(out.contains("played e2e5, an illegal move"), "{out}");
+    assert!(
+        out.contains(&format!("article vs {liar}: +2 =0 -0, score 100.0%")),
+        "{out}"
+    );
+    check_closing(&out, &pgn, "article", &liar);
+}
+
 /// Refused with a message naming what is wrong, a failure status, and no panic.
 fn refused(args: &[&str], says: &[&str]) {
     let out = run(args);
