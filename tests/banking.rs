@@ -177,7 +177,7 @@ fn writes_to_the_window_are_faults() {
         })
     );
     assert_eq!(m.bus.peek(0xC123), 5);
-    let mut m = Machine::with_map(&a.image, MemoryMap::Expanded { pages: 0 }).unwrap();
+    let m = Machine::with_map(&a.image, MemoryMap::Expanded { pages: 0 }).unwrap();
     assert_eq!(m.bus.peek(0x8000), 0xFF, "no pages: the window is unmapped");
     let src = "ORG 0\nLD (6000h),A\n";
     let a = assemble_str(src, "w6000.asm", &[]).unwrap();

@@ -353,8 +353,11 @@ pub fn parse_paged_addr(s: &str) -> Option<(Option<u8>, u16)> {
     }
 }
 
+/// One source map entry: (page, address, file, line); page None = the base image.
+pub type PagedMapEntry = (Option<u8>, u16, String, u32);
+
 /// Read a source map written by [`Assembly::source_map_text`]: (page, address, file, line).
-pub fn parse_source_map_paged(text: &str) -> Result<Vec<(Option<u8>, u16, String, u32)>, String> {
+pub fn parse_source_map_paged(text: &str) -> Result<Vec<PagedMapEntry>, String> {
     let mut out = Vec::new();
     for (k, line) in text.lines().enumerate() {
         let line = line.trim();

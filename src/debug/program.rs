@@ -41,7 +41,7 @@ pub struct Program {
     /// Address -> (file index, line), one entry per instruction or data statement.
     map: BTreeMap<u16, (usize, u32)>,
     /// (file index, line) -> addresses.
-    by_line: BTreeMap<(usize, u32), Vec<(Option<u8>, u16)>>,
+    by_line: ByLine,
     pub files: Vec<SourceFile>,
     /// The firmware build, if this is one (enables the protocol commands).
     pub firmware: Option<Build>,
@@ -54,6 +54,9 @@ pub struct Program {
     /// The page the window shows (see the module documentation).
     view: Cell<Option<u8>>,
 }
+
+/// (file index, line) -> the (page, address) of its code.
+type ByLine = BTreeMap<(usize, u32), Vec<(Option<u8>, u16)>>;
 
 /// Is `addr` in the expansion ROM window?
 fn in_window(addr: u16) -> bool {
@@ -129,7 +132,7 @@ impl Program {
         name: String,
         rom: Vec<u8>,
         symbols: Symbols,
-        map_entries: Vec<(Option<u8>, u16, String, u32)>,
+        map_entries: Vec<crate::asm::PagedMapEntry>,
         label_names: Option<HashSet<String>>,
         root: &Path,
         firmware: Option<Build>,
@@ -138,7 +141,7 @@ impl Program {
         let mut index: HashMap<String, usize> = HashMap::new();
         let mut map = BTreeMap::new();
         let mut page_map = BTreeMap::new();
-        let mut by_line: BTreeMap<(usize, u32), Vec<(Option<u8>, u16)>> = BTreeMap::new();
+        let mut by_line: ByLine = BTreeMap::new();
         for (page, addr, file, line) in map_entries {
             let k = *index.entry(file.clone()).or_insert_with(|| {
                 files.push(SourceFile {
