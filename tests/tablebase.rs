@@ -59,7 +59,7 @@ fn longest_mates_are_the_known_ones_and_every_position_is_consistent() {
         let longest = st
             .longest
             .iter()
-            .map(|(d, _)| (*d as u32 + 1) / 2)
+            .map(|(d, _)| (*d as u32).div_ceil(2))
             .max()
             .unwrap();
         assert_eq!(longest, moves, "{name}: longest win");
@@ -109,7 +109,7 @@ fn minimax(s: &Store, pos: &Chess) -> Val {
         .iter()
         .map(|m| {
             let mut a = pos.clone();
-            a.play_unchecked(m.clone());
+            a.play_unchecked(*m);
             s.probe(&a).unwrap().before()
         })
         .max_by_key(|v| v.rank())

@@ -91,7 +91,7 @@ fn group(n: u64) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(ch);
@@ -152,13 +152,13 @@ fn run(args: &TablebaseArgs) -> Result<(), TablebaseError> {
                 );
                 let (d, fen) = &s.longest[side];
                 if !fen.is_empty() {
-                    println!("  longest win: {} moves ({d} plies): {fen}", (d + 1) / 2);
+                    println!("  longest win: {} moves ({d} plies): {fen}", d.div_ceil(2));
                 }
             }
             let longest = s
                 .longest
                 .iter()
-                .map(|(d, _)| (*d as u32 + 1) / 2)
+                .map(|(d, _)| (*d as u32).div_ceil(2))
                 .max()
                 .unwrap_or(0);
             println!("longest: {longest} moves");
@@ -237,7 +237,7 @@ pub fn verdict(pos: &Chess, v: Val, metric: Metric) -> String {
     match v {
         Val::Draw => format!("draw ({side} to move)"),
         Val::Loss(0) => format!("{side} is mated"),
-        Val::Win(d) => format!("{side} wins: {what} in {} ({d} plies)", (d + 1) / 2),
+        Val::Win(d) => format!("{side} wins: {what} in {} ({d} plies)", d.div_ceil(2)),
         Val::Loss(d) => format!("{side} loses: {what} in {} ({d} plies)", d / 2),
     }
 }
@@ -246,12 +246,12 @@ pub fn verdict(pos: &Chess, v: Val, metric: Metric) -> String {
 pub fn move_values(store: &Store, pos: &Chess) -> Result<Vec<(String, Val)>, TablebaseError> {
     let mut out = Vec::new();
     for m in pos.legal_moves() {
-        let san = SanPlus::from_move(pos.clone(), m.clone()).to_string();
+        let san = SanPlus::from_move(pos.clone(), m).to_string();
         let v = if store.metric == Metric::Pawn && m.is_promotion() {
             Val::Win(1)
         } else {
             let mut after = pos.clone();
-            after.play_unchecked(m.clone());
+            after.play_unchecked(m);
             store.probe(&after)?.before()
         };
         out.push((san, v));

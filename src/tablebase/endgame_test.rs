@@ -57,14 +57,14 @@ impl Rng {
     pub fn new(seed: u64) -> Rng {
         Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
     }
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
         self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        (self.next_u64() % n as u64) as usize
     }
 }
 
@@ -165,7 +165,7 @@ fn sample(store: &Store, name: &str, class: Class, rng: &mut Rng) -> Result<Ches
 /// The value for the mover of playing `m` in `pos`.
 fn value_after(store: &Store, pos: &Chess, m: &Move) -> Result<Val, TablebaseError> {
     let mut after = pos.clone();
-    after.play_unchecked(m.clone());
+    after.play_unchecked(*m);
     Ok(store.probe(&after)?.before())
 }
 
@@ -187,7 +187,7 @@ fn table_move(store: &Store, pos: &Chess, rng: &mut Rng) -> Result<Move, Tableba
     if best.len() > 1 {
         for (m, traps) in best.iter_mut() {
             let mut after = pos.clone();
-            after.play_unchecked(m.clone());
+            after.play_unchecked(*m);
             let now = store.probe(&after)?;
             for reply in after.legal_moves() {
                 if value_after(store, &after, &reply)?.rank() < now.rank() {
@@ -308,7 +308,7 @@ pub fn play_game(
             if thrown {
                 g.throw = Some(Throw {
                     fen: key(&pos),
-                    san: SanPlus::from_move(pos.clone(), m.clone()).to_string(),
+                    san: SanPlus::from_move(pos.clone(), m).to_string(),
                     before,
                     after,
                 });
@@ -326,6 +326,7 @@ pub fn play_game(
 }
 
 /// Run the bench: `games` positions per class.
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     store: &mut Store,
     name: &str,

@@ -32,6 +32,7 @@ pub enum Child {
 }
 
 /// The successors of a position of table `l`; returns the number of legal moves.
+#[allow(clippy::too_many_arguments)]
 pub fn children(
     l: &Layout,
     metric: Metric,
@@ -336,7 +337,7 @@ impl Gen<'_> {
             return;
         };
         predecessors(l, stm, &sq, ep, preds);
-        if d % 2 == 0 {
+        if d.is_multiple_of(2) {
             for &p in preds.iter() {
                 self.set_win(p, d + 1);
             }

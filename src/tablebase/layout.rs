@@ -304,8 +304,8 @@ impl Layout {
             i = j;
         }
         let mut idx = stm as usize * self.per_side + k * self.kstride;
-        for i in 2..self.n {
-            idx += codes[i] * self.stride[i];
+        for (c, s) in codes[2..self.n].iter().zip(&self.stride[2..self.n]) {
+            idx += c * s;
         }
         idx
     }

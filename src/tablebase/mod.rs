@@ -104,7 +104,7 @@ impl Val {
     pub fn moves(self) -> Option<u32> {
         match self {
             Val::Draw => None,
-            Val::Win(d) => Some((d as u32 + 1) / 2),
+            Val::Win(d) => Some((d as u32).div_ceil(2)),
             Val::Loss(d) => Some(d as u32 / 2),
         }
     }
@@ -128,7 +128,7 @@ impl fmt::Display for Val {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Val::Draw => write!(f, "draw"),
-            Val::Win(d) => write!(f, "win in {} ({d} plies)", (d + 1) / 2),
+            Val::Win(d) => write!(f, "win in {} ({d} plies)", d.div_ceil(2)),
             Val::Loss(0) => write!(f, "mated"),
             Val::Loss(d) => write!(f, "loss in {} ({d} plies)", d / 2),
         }

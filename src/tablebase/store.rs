@@ -124,7 +124,7 @@ impl Store {
         if let Some(t) = self.loaded(&layout.name) {
             return Ok(Some(t));
         }
-        Ok(self.load(&layout)?)
+        self.load(&layout)
     }
 
     fn load(&mut self, layout: &Layout) -> Result<Option<Arc<Table>>, TablebaseError> {
@@ -205,6 +205,7 @@ impl Store {
         let mut sq = [0u8; MAX_MEN];
         let mut used = [false; MAX_MEN];
         let mut ep_slot = usize::MAX;
+        #[allow(clippy::needless_range_loop)]
         for slot in 0..l.n {
             let want_color = l.color[slot] ^ swap as u8;
             let j = (0..men.n)
