@@ -7,6 +7,7 @@ pub mod cpm;
 pub mod debug;
 pub mod disasm;
 pub mod firmware;
+pub mod luscher;
 pub mod machine;
 pub mod matchplay;
 pub mod play;

@@ -141,6 +141,8 @@ enum Command {
     Match(z80chess::matchplay::MatchArgs),
     /// Our own endgame tables: build, probe, stats, verify, compare with Stockfish.
     Tablebase(z80chess::tablebase::cli::TablebaseArgs),
+    /// Lüscher's generated evaluation (#15): fit to a tablebase, evaluate a position.
+    Luscher(z80chess::luscher::cli::LuscherArgs),
     /// The engine plays won and drawn endgame positions against the tablebase's perfect replies.
     EndgameTest(z80chess::tablebase::endgame_test::EndgameTestArgs),
     /// Assemble every firmware build from asm/ into roms/ (or only check with --check).
@@ -255,6 +257,7 @@ fn main() -> ExitCode {
         Command::Bench { params } => z80chess::profile::cli::bench_cli(params.as_deref()),
         Command::Match(args) => z80chess::matchplay::cli(&args),
         Command::Tablebase(args) => z80chess::tablebase::cli::cli(&args),
+        Command::Luscher(args) => z80chess::luscher::cli::cli(&args),
         Command::EndgameTest(args) => z80chess::tablebase::endgame_test::cli(&args),
         Command::Roms { check } => {
             let root = if std::path::Path::new(z80chess::firmware::rom::MAIN).exists() {

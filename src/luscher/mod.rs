@@ -1,0 +1,39 @@
+//! Lüscher's generated evaluation (issue #15, the host side): atomic features per man,
+//! configurations of one piece type's features, weights fitted by conjugate gradients to our
+//! own tablebases (Matthias Lüscher, "Automatic Generation of an Evaluation Function for Chess
+//! Endgames", ETH Zürich 2000; `../shared/seeds/004_...`).
+//!
+//! - [`features`]: the 32-bit vector of each man, every bit documented;
+//! - [`configs`]: configurations and their jump table;
+//! - [`cg`]: conjugate gradients with Jacobi preconditioning;
+//! - [`fit`]: training data from a table, the fit, the paper's statistics, the model file;
+//! - [`cli`]: `luscher fit NAME` and `luscher eval --fen F`.
+
+pub mod cg;
+pub mod cli;
+pub mod configs;
+pub mod features;
+pub mod fit;
+
+use std::path::PathBuf;
+use thiserror::Error;
+
+/// What went wrong, named.
+#[derive(Debug, Error)]
+pub enum LuscherError {
+    #[error("{0}")]
+    Tablebase(#[from] crate::tablebase::TablebaseError),
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path} is not a Lüscher model: {why}")]
+    BadModel { path: PathBuf, why: String },
+    #[error("no fitted model for {name} at {path} (run `z80chess luscher fit {name}` first)")]
+    NoModel { name: String, path: PathBuf },
+    #[error("bad option: {0}")]
+    Usage(String),
+    #[error("{name}: no training positions (train share {share})")]
+    Empty { name: String, share: f64 },
+}
