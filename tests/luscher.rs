@@ -1,0 +1,221 @@
+//! Lüscher's generated evaluation (#15, host side): features, configurations and their jump
+//! table, conjugate gradients, and the KRK fit against the paper's figures.
+
+use z80chess::luscher::cg::pcg;
+use z80chess::luscher::configs::ConfigSet;
+use z80chess::luscher::features::{self, Options};
+use z80chess::luscher::fit::{self, Model, Settings};
+use z80chess::luscher::LuscherError;
+use z80chess::tablebase::layout::Layout;
+use z80chess::tablebase::store::{chess_of, men_of};
+
+fn vector_of(fen: &str, square: u8) -> u32 {
+    let (men, stm, _) = men_of(&chess_of(fen).unwrap()).unwrap();
+    let i = men.at(square).expect("a man on the square");
+    features::vector(&men, i, stm, Options::default())
+}
+
+fn bits(v: u32) -> Vec<u8> {
+    (0..32).filter(|&b| v >> b & 1 == 1).collect()
+}
+
+#[test]
+fn rook_and_king_vectors() {
+    // White: Ke1, Ra1; Black: Ke5, Black to move.
+    let fen = "8/8/8/4k3/8/8/8/R3K3 b - - 0 1";
+    // rook a1: more material (0), White not to move (16), 4 from the black king (24, 25),
+    // 4 from its own king (27, 28), on the edge (30); the box is 7x7 (no box bits)
+    assert_eq!(bits(vector_of(fen, 0)), vec![0, 16, 24, 25, 27, 28, 30]);
+    // white king e1: more material, covered by its rook (13), not to move, 3 from the nearest corner (17-19),
+    // 4 from the other king (21, 22), on the edge (27), 5 flight squares (no 30/31)
+    assert_eq!(
+        bits(vector_of(fen, 4)),
+        vec![0, 13, 16, 17, 18, 19, 21, 22, 27]
+    );
+    // black king e5: less material (1), to move, 6 from a corner (17-20), in the centre
+    // (28, 29), every flight square safe
+    assert_eq!(
+        bits(vector_of(fen, 36)),
+        vec![1, 17, 18, 19, 20, 21, 22, 28, 29]
+    );
+    // a rook cutting the black king off on the 8th rank
+    let r = vector_of("3k4/R7/3K4/8/8/8/8/8 b - - 0 1", 48);
+    assert!(r & (1 << 19) != 0, "rank next to the king: {:?}", bits(r));
+    assert!(r & (1 << 18) != 0, "the king cut off: {:?}", bits(r));
+    // the box is the 8th rank's 7 squares right of the a-file: ≤ 12, not ≤ 6
+    assert!(r & (1 << 22) != 0 && r & (1 << 23) == 0, "{:?}", bits(r));
+    let k = vector_of("3k4/R7/3K4/8/8/8/8/8 b - - 0 1", 59);
+    assert!(k & (1 << 26) != 0, "opposition: {:?}", bits(k));
+    // flights c8 and e8 only: at most 3 (30), not at most 1 (31)
+    assert!(k & (1 << 30) != 0 && k & (1 << 31) == 0, "{:?}", bits(k));
+}
+
+#[test]
+fn pawn_vectors_are_colour_symmetric() {
+    // the same pawn ending with colours and board flipped gives the same vectors
+    let a = vector_of("8/8/8/8/4P3/8/2k5/4K3 w - - 0 1", 28);
+    let b = vector_of("4k3/2K5/8/4p3/8/8/8/8 b - - 0 1", 36);
+    assert_eq!(bits(a), bits(b));
+    // e4, White to move: rank 4 (17, 18), passed (22); the black king on c2 is outside the
+    // pawn's square (6 moves from e8, the pawn 4)
+    assert_eq!(bits(a), vec![0, 17, 18, 22]);
+    // Black's king on c5 is inside it (3 from e8), moving first or not
+    let c = vector_of("8/8/8/2k5/4P3/8/8/4K3 w - - 0 1", 28);
+    assert!(c & 1 << 23 != 0, "{:?}", bits(c));
+}
+
+#[test]
+fn corner_feature_can_be_left_out() {
+    let fen = "k7/8/1K6/8/8/8/8/5BN1 w - - 0 1";
+    let (men, stm, _) = men_of(&chess_of(fen).unwrap()).unwrap();
+    let i = men.at(5).unwrap(); // bishop f1 (light), black king a8 (light corner)
+    let with = features::vector(&men, i, stm, Options::default());
+    let without = features::vector(&men, i, stm, Options { no_corner: true });
+    assert_eq!(with >> 29, 0b111, "{:?}", bits(with));
+    assert_eq!(without >> 29, 0);
+    assert_eq!(with & !(0b111 << 29), without);
+}
+
+#[test]
+fn configurations_and_skips_on_a_hand_made_set() {
+    // vectors {0,1} x3, {0} x1, {1,2} x2 over 6 positions; support at least 2 of 6
+    let hist = [(0b011, 3), (0b001, 1), (0b110, 2)];
+    let cs = ConfigSet::generate(&hist, 6, 0.3, 2);
+    // kept: {}, {0}, {0,1}, {1}, {1,2}, {2}; {0,2} never occurs
+    assert_eq!(cs.masks, vec![0, 0b001, 0b011, 0b010, 0b110, 0b100]);
+    assert_eq!(cs.skip, vec![6, 3, 3, 5, 5, 6]);
+    let mut out = Vec::new();
+    let tested = cs.active(0b010, &mut out);
+    assert_eq!(out, vec![0, 3]);
+    assert_eq!(tested, 5, "{{0}} inactive skips {{0,1}}");
+    // the walk agrees with testing every mask, on every vector of the three bits
+    for v in 0..8u32 {
+        cs.active(v, &mut out);
+        let brute: Vec<u32> = (0..cs.len() as u32)
+            .filter(|&k| v & cs.masks[k as usize] == cs.masks[k as usize])
+            .collect();
+        assert_eq!(out, brute, "vector {v:03b}");
+    }
+    // a threshold above every support keeps only the empty configuration; one feature at most
+    assert_eq!(ConfigSet::generate(&hist, 6, 0.99, 3).masks, vec![0]);
+    assert_eq!(
+        ConfigSet::generate(&hist, 6, 0.0, 1).masks,
+        vec![0, 1, 2, 4]
+    );
+}
+
+#[test]
+fn cg_matches_a_direct_solve() {
+    // least squares on a small full-rank system: A is 7x4
+    let a: Vec<[f64; 4]> = (0..7)
+        .map(|i| {
+            let x = i as f64;
+            [
+                1.0,
+                x,
+                (x * 0.7).sin() * 3.0,
+                if i % 3 == 0 { 2.0 } else { -1.0 },
+            ]
+        })
+        .collect();
+    let r: Vec<f64> = (0..7).map(|i| (i * i) as f64 * 0.5 - 3.0).collect();
+    let mut ata = [[0.0; 4]; 4];
+    let mut atr = [0.0; 4];
+    for (row, &ri) in a.iter().zip(&r) {
+        for j in 0..4 {
+            atr[j] += row[j] * ri;
+            for k in 0..4 {
+                ata[j][k] += row[j] * row[k];
+            }
+        }
+    }
+    // direct: Gaussian elimination on the normal equations
+    let mut m = ata;
+    let mut b = atr;
+    for c in 0..4 {
+        for r2 in c + 1..4 {
+            let f = m[r2][c] / m[c][c];
+            for k in 0..4 {
+                m[r2][k] -= f * m[c][k];
+            }
+            b[r2] -= f * b[c];
+        }
+    }
+    let mut x = [0.0; 4];
+    for c in (0..4).rev() {
+        let s: f64 = (c + 1..4).map(|k| m[c][k] * x[k]).sum();
+        x[c] = (b[c] - s) / m[c][c];
+    }
+    let diag: Vec<f64> = (0..4).map(|j| ata[j][j]).collect();
+    let mut normal = |p: &[f64], q: &mut [f64]| {
+        for j in 0..4 {
+            q[j] = (0..4).map(|k| ata[j][k] * p[k]).sum();
+        }
+    };
+    let (w, it) = pcg(&mut normal, &diag, &atr, 50, 1e-12);
+    assert!(it <= 6, "CG in exact arithmetic needs 4 steps; took {it}");
+    for j in 0..4 {
+        assert!((w[j] - x[j]).abs() < 1e-8, "w {w:?} direct {x:?}");
+    }
+}
+
+fn krk_dir() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("z80chess-luscher-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn krk_fit_reaches_the_papers_figures_deterministically() {
+    let dir = krk_dir();
+    let l = Layout::parse("KRK").unwrap();
+    let mut s = Settings::for_ending(&l);
+    s.jobs = 1;
+    let one = fit::fit(&dir, "KRK", &s).unwrap();
+    s.jobs = 3;
+    let three = fit::fit(&dir, "KRK", &s).unwrap();
+    assert_eq!(
+        one.model, three.model,
+        "the weights do not depend on --jobs"
+    );
+    assert_eq!(one.train, three.train);
+    let st = &one.train;
+    // OFFSET was set for exactly this: the paper's 15.6 half-moves before training
+    assert!((st.avg_before - 15.6).abs() < 0.01, "{}", st.avg_before);
+    // the paper: 2.13 half-moves after training, 99.8% outcome right, 68.7% / 27.5%
+    assert!(st.avg_after < 2.13, "average error after {}", st.avg_after);
+    assert!(
+        st.outcome_right() > 99.0,
+        "outcome right {}",
+        st.outcome_right()
+    );
+    assert!(
+        (st.random_rate() - 27.5).abs() < 2.0,
+        "random {}",
+        st.random_rate()
+    );
+    assert!(st.hit_rate() > 63.7, "hit rate {}", st.hit_rate());
+    // the model file round-trips and evaluates the same
+    let path = Model::path(&dir, "KRK");
+    one.model.save(&path).unwrap();
+    assert_eq!(Model::load(&path).unwrap(), one.model);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn errors_are_named() {
+    let dir = krk_dir().join("none");
+    let l = Layout::parse("KRK").unwrap();
+    let e = fit::fit(&dir, "KXK", &Settings::for_ending(&l))
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains("KXK"), "{e}");
+    let p = dir.join("bad.luscher");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(&p, "hello\n").unwrap();
+    assert!(matches!(
+        Model::load(&p),
+        Err(LuscherError::BadModel { .. })
+    ));
+    std::fs::remove_dir_all(&dir).ok();
+}
