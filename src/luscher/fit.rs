@@ -366,6 +366,9 @@ fn collect(t: &Table, s: &Settings, offset: f64, max: u8, vecs: &mut Vectors) ->
             let Some((stm, sq, _)) = l.decode(idx) else {
                 continue;
             };
+            if !paper_position(l, &sq) {
+                continue;
+            }
             let men = l.men(&sq);
             let mut fv = [0u32; MAX_MEN];
             for (i, f) in fv.iter_mut().enumerate().take(l.n) {
@@ -390,6 +393,24 @@ fn collect(t: &Table, s: &Settings, offset: f64, max: u8, vecs: &mut Vectors) ->
         }
     }
     data
+}
+
+/// Is the position one of the paper's sets? Two bishops of one side stand on squares of
+/// different colours (the paper's KBBK has 10.6% draws, ours with same-coloured pairs 49%:
+/// its set can only have been the opposite-coloured pairs); every other position counts.
+pub fn paper_position(l: &Layout, sq: &[u8; MAX_MEN]) -> bool {
+    for a in 2..l.n {
+        for b in a + 1..l.n {
+            if l.role[a] == BISHOP
+                && l.role[b] == BISHOP
+                && l.color[a] == l.color[b]
+                && features::light(sq[a]) == features::light(sq[b])
+            {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// The untrained average error of a table's positions (all of them) for an offset.
