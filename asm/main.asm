@@ -20,6 +20,7 @@
 ;   C000h-FFFFh  RAM   16 KiB expansion RAM (XRAM):
 ;                      C000h-C1FFh the parameter blocks (params.asm)
 ;                      C200h-C3FFh the full build's variables (vars.asm)
+;                      C400h-C5FFh knowledge.asm's tables (of C400h-DFFFh)
 ;
 ; The host talks to the firmware only through the ports of io.asm.
 ;
@@ -95,6 +96,7 @@ CLRRAM: LD      HL,RAMBOT
         INCLUDE "search.asm"
         IF      BUILD == B_FULL
         INCLUDE "params.asm"
+        INCLUDE "knowledge.asm"
         ENDIF
 
 ROMEND:

@@ -39,6 +39,32 @@
 ;   1Ch  P_DVMAJ  w  -64  development: a rook or queen moved early
 ;   1Eh  P_DVMNO  b  7    ... "early" = before this move number
 ;   20h  P_BCCLMP w  192  board control plus development change clamped
+;
+;   issue #11, Cray Blitz's knowledge (knowledge.asm; 22h-3Fh are left to the
+;   search parameters of issue #12). Each word multiplies a count in White's
+;   view (White's features minus Black's) unless said otherwise:
+;   40h  P_DOUBL  w  -40  a doubled pawn (each beyond the first on a file)
+;   42h  P_ISOOP  w  -48  an isolated pawn, no enemy pawn in front (open)
+;   44h  P_ISOCL  w  -24  an isolated pawn with an enemy pawn in front
+;   46h  P_BKWOP  w  -40  a backward pawn on an open file (= isolated open)
+;   48h  P_BKWCL  w  -24  a backward pawn on a closed file (= isolated closed)
+;   4Ah  P_PASS   w  24   a passed pawn, times 1 1 2 3 5 8 on ranks 2..7
+;   4Ch  P_CTR2   w  -64  both centre pawns on their original squares
+;   4Eh  P_CTR1   w  -24  one centre pawn on its original square
+;   50h  P_RAM    w  -16  a pawn ram, counted against the engine's side only
+;   52h  P_EIGHT  w  -32  the engine's side has all eight pawns
+;   54h  P_ROPEN  w  48   a rook on an open file
+;   56h  P_RHALF  w  24   a rook on a half-open file (enemy pawns only)
+;   58h  P_R7TH   w  64   a rook on the 7th rank
+;   5Ah  P_BPAIR  w  96   the bishop pair
+;   5Ch  P_OUTPO  w  64   a knight outpost
+;   5Eh  P_KOPEN  w  -64  middlegame king: an open file in its zone
+;   60h  P_KENEM  w  -40  ... a zone file with an enemy pawn but no own pawn
+;   62h  P_KHALF  w  -24  ... a zone file with an own pawn but no enemy pawn
+;   64h  P_KSQ    w  -16  ... per step from b1/g1 (file steps + rank)
+;   66h  P_KCENT  w  -12  endgame king: per step from the centre
+;   68h  P_KPHASE b  13   middlegame while the enemy's pieces (N3 B3 R5 Q9)
+;                         exceed this (the seed's 13,000)
 ; ===========================================================================
 
 PBLKSZ  EQU     80h
@@ -62,7 +88,29 @@ P_DVKMV  EQU    PRM+1Ah
 P_DVMAJ  EQU    PRM+1Ch
 P_DVMNO  EQU    PRM+1Eh
 P_BCCLMP EQU    PRM+20h
-PRMUSED  EQU    22h             ; bytes of the block in use
+; issue #11: the knowledge weights (knowledge.asm), consecutive words
+P_DOUBL  EQU    PRM+40h
+P_ISOOP  EQU    PRM+42h
+P_ISOCL  EQU    PRM+44h
+P_BKWOP  EQU    PRM+46h
+P_BKWCL  EQU    PRM+48h
+P_PASS   EQU    PRM+4Ah
+P_CTR2   EQU    PRM+4Ch
+P_CTR1   EQU    PRM+4Eh
+P_RAM    EQU    PRM+50h
+P_EIGHT  EQU    PRM+52h
+P_ROPEN  EQU    PRM+54h
+P_RHALF  EQU    PRM+56h
+P_R7TH   EQU    PRM+58h
+P_BPAIR  EQU    PRM+5Ah
+P_OUTPO  EQU    PRM+5Ch
+P_KOPEN  EQU    PRM+5Eh
+P_KENEM  EQU    PRM+60h
+P_KHALF  EQU    PRM+62h
+P_KSQ    EQU    PRM+64h
+P_KCENT  EQU    PRM+66h
+P_KPHASE EQU    PRM+68h
+PRMUSED  EQU    6Ah             ; bytes of the block in use
 
 EBADPRM EQU     10h             ; 'W'/'V': block or range outside the blocks
 
@@ -78,6 +126,15 @@ DEFPRM: DB      00h,0           ; P_FLAGS
         DW      -64,192,-64,-64 ; P_DVMIN, P_DVCAS, P_DVKMV, P_DVMAJ
         DB      7,0             ; P_DVMNO
         DW      192             ; P_BCCLMP
+        ; issue #11: the knowledge weights, from offset 40h
+        DS      40h-($-DEFPRM)
+        DW      -40,-48,-24,-40,-24     ; P_DOUBL .. P_BKWCL
+        DW      24                      ; P_PASS
+        DW      -64,-24,-16,-32         ; P_CTR2, P_CTR1, P_RAM, P_EIGHT
+        DW      48,24,64                ; P_ROPEN, P_RHALF, P_R7TH
+        DW      96,64                   ; P_BPAIR, P_OUTPO
+        DW      -64,-40,-24,-16,-12     ; P_KOPEN .. P_KCENT
+        DB      13,0                    ; P_KPHASE
         IF      $-DEFPRM != PRMUSED
         ERROR   "DEFPRM and the block layout disagree"
         ENDIF

@@ -221,6 +221,10 @@ POINTS: LD      HL,NEVAL
         POP     HL
         POP     DE
         ADD     HL,DE           ; S, White's view
+        PUSH    HL              ; + the knowledge terms (knowledge.asm)
+        CALL    KNOW
+        POP     DE
+        ADD     HL,DE
         LD      (BK_TOT),HL
         LD      A,(COLOR)
         OR      A
@@ -1066,7 +1070,7 @@ BKADD:  PUSH    HL
 ; ---------------------------------------------------------------------------
 ; CEVAL: 'Q' -> 00 t0[4] t1[4] MTRL BRDC PTSL PTSW1 PTSW2 PTSCK VALM COLOR
 ; (the side to move, 00h/80h), and in
-; the full build then BRKDN[20] n (square piece residue)*n.
+; the full build then BRKDN[BKSIZE] n (square piece residue)*n.
 ; The static evaluation of the position as it stands: POINTS as if the side
 ; not to move had just moved (a dummy last move, no piece just moved) and the
 ; root were empty (MV0 = BC0 = 0, so the terms are absolute). t0 and t1 are
@@ -1075,6 +1079,8 @@ BKADD:  PUSH    HL
 CEVAL:
         IF      BUILD == B_FULL
         CALL    SELPRM
+        LD      A,(COLOR)       ; the engine's side: the side to move
+        LD      (KOLOR),A
         LD      A,1
         LD      (EVBRK),A
         LD      HL,0

@@ -78,9 +78,11 @@ BK_BC0  EQU     BRKDN+0Eh       ; 2  minus the root's board control + developmen
 BK_BCL  EQU     BRKDN+10h       ; 2  their clamp (P_BCCLMP), or all of it when
                                 ;    the piece just moved hangs
 BK_TOT  EQU     BRKDN+12h       ; 2  the total, White's view
-BKSIZE  EQU     14h
-BKNBAT  EQU     FVARS+40h       ; 1  battles listed (at most 32)
-BKBAT   EQU     FVARS+41h       ; 96 square piece residue, per battle
+BK_K0   EQU     BRKDN+14h       ; 40 knowledge.asm's terms, one per weight
+BK_KCEN EQU     BRKDN+3Ah       ;    (P_DOUBL .. P_KCENT), included in BK_TOT
+BKSIZE  EQU     3Ch
+BKNBAT  EQU     FVARS+60h       ; 1  battles listed (at most 32)
+BKBAT   EQU     FVARS+61h       ; 96 square piece residue, per battle
 SCOREW  EQU     FVARS+100h      ; 32 search: best score per ply (words)
 FVEND   EQU     FVARS+200h
         ENDIF

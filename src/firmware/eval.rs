@@ -17,6 +17,31 @@ use std::fmt::Write;
 /// The 'Q' command.
 pub const CMD_EVAL: u8 = b'Q';
 
+/// The full build's knowledge terms (`asm/knowledge.asm`), after the total in `BRKDN`, one per
+/// weight `P_DOUBL` .. `P_KCENT` in block order; White's view, included in the total.
+pub const KNOWLEDGE_TERMS: [&str; 20] = [
+    "pawns: doubled",
+    "pawns: isolated, open file",
+    "pawns: isolated, closed file",
+    "pawns: backward, open file",
+    "pawns: backward, closed file",
+    "pawns: passed",
+    "pawns: both centre unmoved",
+    "pawns: one centre unmoved",
+    "pawns: rams (engine's side)",
+    "pawns: eight (engine's side)",
+    "rooks: open file",
+    "rooks: half-open file",
+    "rooks: 7th rank",
+    "bishops: the pair",
+    "knights: outposts",
+    "king: open zone file",
+    "king: zone file, enemy pawn only",
+    "king: zone file half-open",
+    "king: steps from b1/g1",
+    "king: endgame, from centre",
+];
+
 /// One term of the score, in the build's unit, White's view.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Term {
@@ -171,7 +196,8 @@ pub fn parse(build: Build, r: &[u8]) -> Result<Evaluation, FirmwareError> {
         let total;
         match build {
             Build::Full => {
-                if r.len() < 15 + 20 + 1 {
+                const BK: usize = 2 * (10 + KNOWLEDGE_TERMS.len());
+                if r.len() < 15 + BK + 1 {
                     return Err(bad(format!("{} bytes", r.len())));
                 }
                 let w = |k: usize| i16::from_le_bytes([r[15 + 2 * k], r[16 + 2 * k]]) as i32;
@@ -190,11 +216,17 @@ pub fn parse(build: Build, r: &[u8]) -> Result<Evaluation, FirmwareError> {
                     terms.push(Term { name, value: w(k) });
                 }
                 total = w(9);
-                let n = r[35] as usize;
-                if r.len() != 36 + 3 * n {
+                for (k, name) in KNOWLEDGE_TERMS.iter().enumerate() {
+                    terms.push(Term {
+                        name,
+                        value: w(10 + k),
+                    });
+                }
+                let n = r[15 + BK] as usize;
+                if r.len() != 16 + BK + 3 * n {
                     return Err(bad(format!("{} bytes for {n} battles", r.len())));
                 }
-                for b in r[36..].chunks(3) {
+                for b in r[16 + BK..].chunks(3) {
                     battles.push(Battle {
                         square: b[0],
                         piece: b[1],

@@ -1,0 +1,620 @@
+; ===========================================================================
+; knowledge.asm (full build only): Cray Blitz's positional knowledge (issue
+; #11), after Hyatt's "Cray Blitz Evaluation" (King, Rook, Bishop, Knight,
+; Pawn scoring). KNOW is called once by POINTS' full path; it returns the sum
+; of its terms (White's view) and leaves each of them in BRKDN (BK_K0..).
+;
+; One pass over the board fills, per side and per file, the pawn count, the
+; rearmost and the most advanced pawn's rank counted from that side's own
+; back rank (0..7; "none" = 8 and 0), the side's piece material in the seed's
+; units (N 3, B 3, R 5, Q 9: 13 = the seed's 13,000) and its bishops, and
+; lists the knights, rooks and kings. Then KSIDE counts each feature for one
+; side (Black first, negated, then White: the counters end White minus
+; Black), and each counter times its weight (P_DOUBL .. P_KCENT, in block
+; order) is one term. With every weight 0 the terms are 0 and the tree is the
+; article's (only T-states differ).
+;
+; The features (own = the side scored, "in front" = further up the board in
+; that side's direction):
+;   doubled     each own pawn beyond the first on a file
+;   isolated    each pawn of a file with no own pawn on either neighbour:
+;               open (no enemy pawn in front of its rearmost) or closed
+;   backward    the rearmost pawn of a file whose neighbours' own pawns all
+;               stand further up (so none can defend it): open or closed
+;   passed      the most advanced pawn of a file with no enemy pawn in front
+;               on its file or a neighbour: KPSHP[rank] (1 1 2 3 5 8 for the
+;               2nd..7th rank) times P_PASS; none for an isolated passed pawn
+;               while the enemy's pieces exceed P_KPHASE (the seed's rule)
+;   centre      d- and e-pawns both on their original squares (P_CTR2) or
+;               only one (P_CTR1)
+;   rams        pawns face to face, counted against the engine's side only
+;               (KOLOR), as the seed's asymmetric terms
+;   eight       the engine's side still has eight pawns (KOLOR only)
+;   rook files  a rook on a file without own pawns: open (no pawns) or
+;               half-open (enemy pawns only); a rook on the 7th rank
+;   bishop pair two or more bishops
+;   outpost     a knight on the 5th rank or beyond, not on the a- or h-file,
+;               that no enemy pawn can ever attack (none in front on the
+;               neighbouring files)
+;   king        while the enemy's pieces exceed P_KPHASE (middlegame): steps
+;               from the best squares (b1/g1: KFDST[file] + rank) times
+;               P_KSQ, and each file of its zone (the edge to one past the
+;               king) open (P_KOPEN), with only an enemy pawn (P_KENEM) or
+;               with an own pawn but no enemy pawn (P_KHALF); otherwise
+;               (endgame) steps from the centre (KCDST[file] + KCDST[rank])
+;               times P_KCENT
+;
+; RAM: KV = XRAM+400h (C400h-C4FFh tables and counters, C500h-C55Fh the list).
+; cost: about 4,000-6,000 T a position (eval prints it).
+; ===========================================================================
+
+KV      EQU     XRAM+400h       ; page aligned
+KVH     EQU     KV >> 8
+; per side, base 00h (White) or 40h (Black); index = file 1..8 (0, 9 empty)
+K_CNT   EQU     00h             ; pawns on the file
+K_LO    EQU     10h             ; the rearmost's own rank (8 = none)
+K_HI    EQU     20h             ; the most advanced's own rank (0 = none)
+K_MAT   EQU     0Ah             ; the side's piece material (N3 B3 R5 Q9)
+K_NB    EQU     0Bh             ; its bishops
+K_NP    EQU     0Ch             ; its pawns
+KCNT    EQU     KV+70h          ; the counters, in the order of the weights
+KC_DBL  EQU     KCNT+0
+KC_ISOOP EQU    KCNT+1
+KC_ISOCL EQU    KCNT+2
+KC_BKWOP EQU    KCNT+3
+KC_BKWCL EQU    KCNT+4
+KC_PASS EQU     KCNT+5
+KC_CTR2 EQU     KCNT+6
+KC_CTR1 EQU     KCNT+7
+KC_RAM  EQU     KCNT+8
+KC_EIGHT EQU    KCNT+9
+KC_ROPEN EQU    KCNT+10
+KC_RHALF EQU    KCNT+11
+KC_R7   EQU     KCNT+12
+KC_BPAIR EQU    KCNT+13
+KC_OUT  EQU     KCNT+14
+KC_KOPEN EQU    KCNT+15
+KC_KENEM EQU    KCNT+16
+KC_KHALF EQU    KCNT+17
+KC_KSQ  EQU     KCNT+18
+KC_KCEN EQU     KCNT+19
+KNT     EQU     20              ; counters = weights = BRKDN words
+KRAMS   EQU     KV+84h          ; 1 rams on the board
+KISO    EQU     KV+85h          ; 1 KSIDE: 0 = the file's pawns are isolated
+KLP     EQU     KV+86h          ; 2 the list's end
+KSUM    EQU     KV+88h          ; 2 the sum of the terms
+KLIST   EQU     KV+100h         ; (side|type, file, own rank) * up to 32, 0
+
+        IF      P_KCENT - P_DOUBL != 2 * (KNT - 1)
+        ERROR   "the knowledge weights must be consecutive words"
+        ENDIF
+        IF      BK_KCEN - BK_K0 != 2 * (KNT - 1)
+        ERROR   "the knowledge terms must be consecutive words"
+        ENDIF
+
+; KNOW: HL = the knowledge terms' sum (White's view), each in BRKDN.
+;   clobbers: all but IX
+KNOW:   LD      HL,KV           ; the pawn tables
+        LD      B,10
+        XOR     A
+.i:     LD      (HL),A          ; White's count (00h)
+        SET     5,L
+        LD      (HL),A          ; White's most advanced (20h)
+        SET     6,L
+        LD      (HL),A          ; Black's most advanced (60h)
+        RES     5,L
+        LD      (HL),A          ; Black's count (40h)
+        SET     4,L
+        LD      (HL),8          ; Black's rearmost (50h)
+        RES     6,L
+        LD      (HL),8          ; White's rearmost (10h)
+        RES     4,L
+        INC     L
+        DJNZ    .i
+        LD      (HL),A          ; L = 0Ah: K_MAT, K_NB, K_NP
+        INC     L
+        LD      (HL),A
+        INC     L
+        LD      (HL),A
+        LD      L,40h+K_MAT
+        LD      (HL),A
+        INC     L
+        LD      (HL),A
+        INC     L
+        LD      (HL),A
+        LD      L,KCNT & 0FFh   ; the counters and KRAMS
+        LD      B,KNT+1
+.c:     LD      (HL),A
+        INC     L
+        DJNZ    .c
+        LD      HL,KLIST
+        LD      (KLP),HL
+        LD      HL,BOARD+SQ_A1  ; the board, a1 to h8
+        LD      C,0             ; C = rank (0..7)
+.rank:  LD      B,8             ; B = file index, 8..1 from a to h: the
+.file:  LD      A,(HL)          ; tables run h..a, and everything read
+        OR      A               ; from them is symmetric in the files
+        CALL    NZ,KSQ1
+        INC     L
+        DJNZ    .file
+        INC     L
+        INC     L
+        INC     C
+        BIT     3,C
+        JR      Z,.rank
+        LD      HL,(KLP)
+        LD      (HL),0
+        LD      C,40h           ; Black, negated
+        CALL    KSIDE
+        LD      HL,KCNT
+        LD      B,KNT
+.ng:    XOR     A
+        SUB     (HL)
+        LD      (HL),A
+        INC     L
+        DJNZ    .ng
+        LD      C,0             ; White
+        CALL    KSIDE
+        LD      HL,BOARD+SQ_A1+13       ; d2, e2
+        LD      D,PAWN
+        CALL    KCTR
+        LD      B,1
+        CALL    KCADD
+        LD      HL,BOARD+SQ_A1+63       ; d7, e7
+        LD      D,BLACK+PAWN
+        CALL    KCTR
+        LD      B,-1
+        CALL    KCADD
+        LD      A,(KOLOR)       ; the engine's side only: eight pawns, rams
+        LD      B,1
+        LD      HL,KV+K_NP
+        OR      A
+        JR      Z,.kw
+        LD      B,-1
+        LD      HL,KV+40h+K_NP
+.kw:    LD      A,(HL)
+        CP      8
+        JR      NZ,.k8
+        LD      A,B
+        LD      (KC_EIGHT),A
+.k8:    LD      A,(KRAMS)
+        BIT     7,B
+        JR      Z,.kr
+        NEG
+.kr:    LD      (KC_RAM),A
+        LD      HL,0            ; each counter times its weight
+        LD      (KSUM),HL
+        LD      IY,P_DOUBL
+        LD      HL,KCNT
+        LD      BC,BK_K0
+.sum:   LD      A,(HL)
+        OR      A
+        JR      NZ,.m
+        LD      (BC),A          ; a zero count (the common case): 0
+        INC     BC
+        LD      (BC),A
+        INC     BC
+        JR      .nx
+.m:     PUSH    HL
+        PUSH    BC
+        LD      E,(IY+0)
+        LD      D,(IY+1)
+        CALL    MULSW
+        POP     BC
+        LD      A,L
+        LD      (BC),A
+        INC     BC
+        LD      A,H
+        LD      (BC),A
+        INC     BC
+        LD      DE,(KSUM)
+        ADD     HL,DE
+        LD      (KSUM),HL
+        POP     HL
+.nx:    INC     IY
+        INC     IY
+        INC     L
+        LD      A,L
+        CP      (KCNT+KNT) & 0FFh
+        JR      NZ,.sum
+        LD      HL,(KSUM)
+        RET
+
+; KSQ1: enter the piece A on square HL (file index B, rank C) in the tables.
+;   keeps: B, C, HL   clobbers: A, D, E
+KSQ1:   LD      D,A
+        AND     7
+        CP      PAWN
+        JR      NZ,.pc
+        PUSH    HL
+        LD      H,KVH
+        BIT     7,D
+        JR      NZ,.bp
+        LD      L,B             ; a white pawn
+        INC     (HL)
+        LD      L,K_NP
+        INC     (HL)
+        LD      A,B
+        ADD     A,K_LO
+        LD      L,A
+        LD      A,(HL)
+        CP      8
+        JR      NZ,.w1
+        LD      (HL),C          ; the first seen is the rearmost
+.w1:    LD      A,L
+        ADD     A,K_HI-K_LO
+        LD      L,A
+        LD      (HL),C          ; the last seen the most advanced
+        POP     HL
+        PUSH    HL              ; a ram: a black pawn just in front
+        LD      DE,10
+        ADD     HL,DE
+        LD      A,(HL)
+        POP     HL
+        AND     87h
+        CP      BLACK+PAWN
+        RET     NZ
+        LD      A,(KRAMS)
+        INC     A
+        LD      (KRAMS),A
+        RET
+.bp:    LD      A,7             ; a black pawn: own rank 7 - rank
+        SUB     C
+        LD      E,A
+        LD      A,B
+        ADD     A,40h
+        LD      L,A
+        INC     (HL)
+        LD      L,40h+K_NP
+        INC     (HL)
+        ADD     A,K_LO
+        LD      L,A
+        LD      (HL),E          ; the last seen is the rearmost
+        ADD     A,K_HI-K_LO
+        LD      L,A
+        LD      A,(HL)
+        OR      A
+        JR      NZ,.b1
+        LD      (HL),E          ; the first seen the most advanced
+.b1:    POP     HL
+        RET
+.pc:    PUSH    HL              ; a piece: its material, bishops, the list
+        LD      E,A             ; E = type
+        ADD     A,KMATV & 0FFh
+        LD      L,A
+        LD      A,0
+        ADC     A,KMATV >> 8
+        LD      H,A
+        LD      A,D
+        AND     80h
+        RRCA
+        LD      D,A             ; D = the side's base
+        LD      A,(HL)
+        LD      H,KVH
+        LD      L,D
+        SET     3,L
+        SET     1,L             ; base + 0Ah = K_MAT
+        ADD     A,(HL)
+        LD      (HL),A
+        LD      A,E
+        CP      BISHOP
+        JR      NZ,.nb
+        INC     L               ; K_NB
+        INC     (HL)
+        POP     HL
+        RET
+.nb:    CP      QUEEN
+        JR      Z,.x
+        LD      HL,(KLP)        ; knight, rook, king
+        OR      D
+        LD      (HL),A
+        INC     HL
+        LD      (HL),B
+        INC     HL
+        LD      A,C
+        BIT     6,D
+        JR      Z,.wr
+        LD      A,7
+        SUB     C
+.wr:    LD      (HL),A
+        INC     HL
+        LD      (KLP),HL
+.x:     POP     HL
+        RET
+        IF      K_MAT != 0Ah
+        ERROR   "KSQ1 forms K_MAT as base + 0Ah"
+        ENDIF
+
+; KSIDE: count the features of the side whose tables start at C (00h White,
+; 40h Black) into the counters.   clobbers: A, B, D, E, HL
+KSIDE:  LD      E,1             ; E = file
+.f:     LD      H,KVH
+        LD      A,C
+        ADD     A,E
+        LD      L,A
+        LD      A,(HL)          ; own pawns on the file
+        OR      A
+        JP      Z,.fn
+        LD      D,A             ; D = their count
+        DEC     A
+        JR      Z,.f1
+        LD      HL,KC_DBL       ; doubled: all but one
+        ADD     A,(HL)
+        LD      (HL),A
+        LD      H,KVH
+.f1:    LD      A,C
+        ADD     A,E
+        LD      L,A
+        DEC     L
+        LD      A,(HL)
+        INC     L
+        INC     L
+        OR      (HL)
+        LD      (KISO),A        ; 0: isolated
+        LD      A,C
+        ADD     A,E
+        ADD     A,K_LO
+        LD      L,A
+        LD      B,(HL)          ; B = the rearmost's rank
+        LD      A,(KISO)
+        OR      A
+        JR      NZ,.niso
+        CALL    KFRONT          ; isolated: open or closed
+        LD      HL,KC_ISOOP
+        JR      NC,.io
+        INC     HL
+.io:    LD      A,(HL)
+        ADD     A,D
+        LD      (HL),A
+        JR      .pass
+.niso:  DEC     L               ; backward: the neighbours' rearmost further up
+        LD      A,B
+        CP      (HL)
+        JR      NC,.pass
+        INC     L
+        INC     L
+        CP      (HL)
+        JR      NC,.pass
+        CALL    KFRONT
+        LD      HL,KC_BKWOP
+        JR      NC,.bo
+        INC     HL
+.bo:    INC     (HL)
+.pass:  LD      H,KVH           ; the most advanced: passed?
+        LD      A,C
+        ADD     A,E
+        ADD     A,K_HI
+        LD      L,A
+        LD      B,(HL)
+        CALL    KFRONT
+        JR      C,.fn
+        DEC     E
+        CALL    KFRONT
+        INC     E
+        JR      C,.fn
+        INC     E
+        CALL    KFRONT
+        DEC     E
+        JR      C,.fn
+        LD      A,(KISO)        ; isolated and the enemy's pieces many: none
+        OR      A
+        JR      NZ,.pb
+        CALL    KPHASE
+        JR      C,.fn
+.pb:    LD      A,B
+        ADD     A,KPSHP & 0FFh
+        LD      L,A
+        LD      A,0
+        ADC     A,KPSHP >> 8
+        LD      H,A
+        LD      A,(KC_PASS)
+        ADD     A,(HL)
+        LD      (KC_PASS),A
+.fn:    INC     E
+        LD      A,E
+        CP      9
+        JP      C,.f
+        LD      HL,KLIST        ; the pieces
+.pl:    LD      A,(HL)
+        OR      A
+        JR      Z,.bpair
+        INC     HL
+        LD      E,(HL)          ; E = file
+        INC     HL
+        LD      B,(HL)          ; B = own rank
+        INC     HL
+        LD      D,A
+        AND     40h
+        CP      C
+        JR      NZ,.pl
+        PUSH    HL
+        LD      HL,.pn
+        PUSH    HL
+        LD      A,D
+        AND     7
+        CP      ROOK
+        JP      Z,KROOK
+        CP      KNIGHT
+        JP      Z,KKNGT
+        JP      KKING
+.pn:    POP     HL
+        JR      .pl
+.bpair: LD      A,C             ; the bishop pair
+        ADD     A,K_NB
+        LD      L,A
+        LD      H,KVH
+        LD      A,(HL)
+        CP      2
+        RET     C
+        LD      HL,KC_BPAIR
+        INC     (HL)
+        RET
+
+; KFRONT: carry if an enemy pawn stands in front of own rank B on file E
+; (the enemy's rearmost + B < 7), for the side at base C.   clobbers: A, HL
+KFRONT: LD      H,KVH
+        LD      A,C
+        XOR     40h
+        ADD     A,K_LO
+        ADD     A,E
+        LD      L,A
+        LD      A,(HL)
+        ADD     A,B
+        CP      7
+        RET
+
+; KPHASE: carry if the enemy's pieces exceed P_KPHASE (the middlegame).
+;   clobbers: A, HL
+KPHASE: LD      A,C
+        XOR     40h
+        ADD     A,K_MAT
+        LD      L,A
+        LD      H,KVH
+        LD      A,(P_KPHASE)
+        CP      (HL)
+        RET
+
+; KROOK: the rook on file E, own rank B.   clobbers: A, HL
+KROOK:  LD      A,B
+        CP      6
+        JR      NZ,.r1
+        LD      HL,KC_R7
+        INC     (HL)
+.r1:    LD      H,KVH
+        LD      A,C
+        ADD     A,E
+        LD      L,A
+        LD      A,(HL)
+        OR      A
+        RET     NZ              ; an own pawn on the file
+        LD      A,L
+        XOR     40h
+        LD      L,A
+        LD      A,(HL)
+        LD      HL,KC_ROPEN
+        OR      A
+        JR      Z,.r2
+        INC     HL              ; KC_RHALF
+.r2:    INC     (HL)
+        RET
+
+; KKNGT: the knight on file E, own rank B: an outpost?   clobbers: A, HL
+KKNGT:  LD      A,B
+        CP      4
+        RET     C
+        LD      A,E
+        DEC     A
+        RET     Z
+        CP      7
+        RET     Z
+        DEC     E
+        CALL    KFRONT
+        INC     E
+        RET     C
+        INC     E
+        CALL    KFRONT
+        DEC     E
+        RET     C
+        LD      HL,KC_OUT
+        INC     (HL)
+        RET
+
+; KKING: the king on file E, own rank B.   clobbers: A, B, D, E, HL
+KKING:  CALL    KPHASE
+        JR      NC,.end
+        LD      HL,KFDST        ; middlegame: steps from b1/g1
+        LD      A,E
+        CALL    KLOOK
+        ADD     A,B
+        LD      HL,KC_KSQ
+        ADD     A,(HL)
+        LD      (HL),A
+        LD      A,E             ; the zone: the edge to one past the king
+        CP      5
+        JR      NC,.ks
+        INC     A
+        LD      D,A
+        LD      E,1
+        JR      .kz
+.ks:    DEC     E
+        LD      D,8
+.kz:    LD      H,KVH
+        LD      A,C
+        ADD     A,E
+        LD      L,A
+        LD      B,(HL)          ; own pawns on the file
+        XOR     40h
+        LD      L,A
+        LD      A,(HL)          ; enemy pawns
+        LD      HL,KC_KOPEN
+        INC     B
+        DEC     B
+        JR      NZ,.kown
+        OR      A
+        JR      Z,.kinc         ; open
+        INC     HL              ; only an enemy pawn
+        JR      .kinc
+.kown:  OR      A
+        JR      NZ,.knx
+        INC     HL              ; half-open for the enemy
+        INC     HL
+.kinc:  INC     (HL)
+.knx:   LD      A,E
+        INC     E
+        CP      D
+        JR      C,.kz
+        RET
+.end:   LD      HL,KCDST        ; endgame: steps from the centre
+        LD      A,E
+        CALL    KLOOK
+        LD      D,A
+        LD      HL,KCDST+1
+        LD      A,B
+        CALL    KLOOK
+        ADD     A,D
+        LD      HL,KC_KCEN
+        ADD     A,(HL)
+        LD      (HL),A
+        RET
+
+; KLOOK: A = the byte at HL + A.   clobbers: HL
+KLOOK:  ADD     A,L
+        LD      L,A
+        JR      NC,.n
+        INC     H
+.n:     LD      A,(HL)
+        RET
+
+; KCTR: A = how many of the squares HL, HL+1 hold the pawn D (unmoved).
+;   clobbers: E, HL
+KCTR:   LD      E,0
+        LD      A,(HL)
+        AND     87h
+        CP      D
+        JR      NZ,.a
+        INC     E
+.a:     INC     L
+        LD      A,(HL)
+        AND     87h
+        CP      D
+        JR      NZ,.b
+        INC     E
+.b:     LD      A,E
+        RET
+
+; KCADD: two centre pawns unmoved (A = 2): KC_CTR2 += B; one: KC_CTR1 += B.
+KCADD:  LD      HL,KC_CTR2
+        CP      2
+        JR      Z,.a
+        INC     HL
+        DEC     A
+        RET     NZ
+.a:     LD      A,(HL)
+        ADD     A,B
+        LD      (HL),A
+        RET
+
+KMATV:  DB      0,0,3,3,5,9,0,0         ; by type: N B R Q in the seed's units
+KPSHP:  DB      0,1,1,2,3,5,8,0         ; a passed pawn by own rank (x P_PASS)
+KFDST:  DB      0,1,0,1,2,2,1,0,1,0     ; by file: steps from the b- or g-file
+KCDST:  DB      0,3,2,1,0,0,1,2,3,0     ; by file (or rank + 1): from the centre
