@@ -105,6 +105,7 @@ fn configurations_and_skips_on_a_hand_made_set() {
 }
 
 #[test]
+#[allow(clippy::needless_range_loop)]
 fn cg_matches_a_direct_solve() {
     // least squares on a small full-rank system: A is 7x4
     let a: Vec<[f64; 4]> = (0..7)
@@ -199,6 +200,43 @@ fn krk_fit_reaches_the_papers_figures_deterministically() {
     let path = Model::path(&dir, "KRK");
     one.model.save(&path).unwrap();
     assert_eq!(Model::load(&path).unwrap(), one.model);
+    assert!(
+        (fit::untrained_error(&fit::table(&dir, "KRK").unwrap().1, fit::OFFSET) - 15.6).abs()
+            < 0.01
+    );
+    // `luscher eval` lists the active configurations of each man from the saved model
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_z80chess"))
+        .args([
+            "luscher",
+            "eval",
+            "--fen",
+            "8/8/8/4k3/8/8/8/R3K3 b - - 0 1",
+            "--dir",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("White rook on a1: features 5b010001"),
+        "{text}"
+    );
+    assert!(text.contains("tablebase: loss in 14"), "{text}");
+    // without a model: named, not a panic
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_z80chess"))
+        .args([
+            "luscher",
+            "eval",
+            "--fen",
+            "8/8/8/4k3/8/8/8/Q3K3 b - - 0 1",
+            "--dir",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no fitted model for KQK"));
     std::fs::remove_dir_all(&dir).ok();
 }
 

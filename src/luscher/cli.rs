@@ -142,8 +142,6 @@ fn run(args: &LuscherArgs) -> Result<(), LuscherError> {
             let path = Model::path(dir, &l.name);
             r.model.save(&path)?;
             println!("model saved to {}", path.display());
-            let last = r.test.as_ref().unwrap_or(&r.train);
-            let _ = last;
             println!("outcome right: {:.2}%", r.train.outcome_right());
             println!(
                 "one-ply hit rate: {:.2}% (random: {:.2}%)",
@@ -193,7 +191,7 @@ fn run(args: &LuscherArgs) -> Result<(), LuscherError> {
             }
             let mut cache = HashMap::new();
             let e = model.eval(&men, stm, &mut cache);
-            println!("evaluation for the side to move: {total:+.3} half-moves-to-go scale (check {e:+.3})");
+            println!("evaluation for the side to move: {total:+.3} half-moves (through the cache: {e:+.3})");
             let l = Layout::parse(&name)?;
             let mut st = Store::new(dir, if l.pawns { Metric::Pawn } else { Metric::Dtm });
             if let Ok(Some(_)) = st.open(&name) {

@@ -413,15 +413,19 @@ pub fn paper_position(l: &Layout, sq: &[u8; MAX_MEN]) -> bool {
     true
 }
 
-/// The untrained average error of a table's positions (all of them) for an offset.
+/// The untrained average error (the mean |target|) over a table's positions of the paper's
+/// set for an offset: what [`OFFSET`] was solved with on KRK.
 pub fn untrained_error(t: &Table, offset: f64) -> f64 {
     let max = max_distance(t);
     let (mut sum, mut n) = (0.0, 0u64);
-    for &b in &t.data {
-        if let Some(v) = Val::of_byte(b) {
-            sum += target(v, max, offset).abs();
-            n += 1;
+    for (idx, &b) in t.data.iter().enumerate() {
+        let Some(v) = Val::of_byte(b) else { continue };
+        match t.layout.decode(idx) {
+            Some((_, sq, _)) if paper_position(&t.layout, &sq) => {}
+            _ => continue,
         }
+        sum += target(v, max, offset).abs();
+        n += 1;
     }
     sum / n.max(1) as f64
 }
