@@ -215,6 +215,9 @@ CSETUP: LD      HL,STAGE
         LD      A,2             ; a set-up position is not the book's (see 'O')
         LD      (MOVENO),A
         CALL    LOADST
+        IF      BUILD == B_FULL
+        CALL    TTCLR           ; a set-up position: a clean transposition table
+        ENDIF
         JP      PUTOK
 .bad:   LD      A,EPIECE
         JP      CMDERR

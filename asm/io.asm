@@ -169,4 +169,7 @@ CIDENT: CALL    PUTOK
         JP      PUTB
 
 CNEW:   CALL    INITBD
+        IF      BUILD == B_FULL
+        CALL    TTCLR           ; a new game: a clean transposition table
+        ENDIF
         JP      PUTOK

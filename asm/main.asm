@@ -71,6 +71,7 @@ START:  CALL    CLRRAM
         IF      BUILD == B_FULL
         CALL    XRAMCL
         CALL    PRMRST
+        CALL    TTCLR           ; craft.asm: the transposition table
         ENDIF
         CALL    INITBD
         JP      CMDLP

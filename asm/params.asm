@@ -244,6 +244,9 @@ PRMARG: CP      3
 ; The arguments are checked before any byte is written; the host sends a
 ; whole parameter file only once it has checked it (never a half block).
 CPARW:  CALL    GETB
+        PUSH    AF
+        CALL    TTCLR           ; craft.asm: scores of other parameters go
+        POP     AF
         INC     A
         JR      NZ,.blk
         CALL    PRMRST

@@ -147,6 +147,8 @@ FNDMOV: LD      A,(MOVENO)
         LD      (MV0W),HL
         CALL    BCNOW
         LD      (BC0W),HL
+        CALL    TTROOT          ; craft.asm: the table's stamp for this root
+        CALL    ASPSET          ; ... and the aspiration window, if any
         ELSE
         LD      HL,SCORE
         LD      B,16
@@ -205,7 +207,36 @@ SRCH:   PUSH    IX
         JR      Z,.gen
         LD      (ABORT),A
         JP      .cut
-.gen:   LD      A,L
+.gen:
+        IF      BUILD == B_FULL
+        LD      A,(P_FLAGS)     ; bit 0: the transposition table (craft.asm)
+        RRCA
+        JR      NC,.gen0
+        LD      A,(PLYMAX)
+        CP      (IX+F_PLY)
+        JR      C,.gen0
+        PUSH    HL
+        PUSH    DE
+        CALL    TTPRB
+        OR      A
+        JR      NZ,.hit
+        POP     DE
+        POP     HL
+        JR      .gen0
+.hit:   POP     DE
+        POP     DE
+        DEC     A
+        JP      NZ,.cut         ; a bound at or above beta
+        EX      DE,HL           ; the node's value, from the table
+        LD      A,(IX+F_PLY)
+        CALL    SCADR
+        LD      (HL),E
+        INC     L
+        LD      (HL),D
+        JP      .done
+.gen0:
+        ENDIF
+        LD      A,L
         CP      E
         JR      NZ,.some
         LD      A,H
@@ -218,7 +249,17 @@ SRCH:   PUSH    IX
         LD      A,(IX+F_PLY)
         CP      B
         CALL    C,SORTM         ; below PLYMAX: ordered by static value
-.head:  LD      (IX+F_NEXT),L
+.head:
+        IF      BUILD == B_FULL
+        LD      A,(P_FLAGS)     ; the table's move first (probed at ply <= PLYMAX)
+        RRCA
+        JR      NC,.head0
+        LD      A,(PLYMAX)
+        CP      (IX+F_PLY)
+        CALL    NC,TTFRONT
+.head0:
+        ENDIF
+        LD      (IX+F_NEXT),L
         LD      (IX+F_NEXT+1),H
 .loop:  LD      A,(ABORT)
         OR      A
@@ -261,6 +302,10 @@ SRCH:   PUSH    IX
         CALL    INCHK
         JR      NZ,.desc
 .stat:  LD      (IX+F_MATE),1
+        IF      BUILD == B_FULL
+        XOR     A               ; the first legal move proves an upper bound
+        CALL    TTMOVE
+        ENDIF
         LD      L,(IX+F_ENTRY)
         LD      H,(IX+F_ENTRY+1)
         LD      (LASTMV),HL
@@ -283,6 +328,10 @@ SRCH:   PUSH    IX
         JR      .fm37
         ENDIF
 .desc:  LD      (IX+F_MATE),1
+        IF      BUILD == B_FULL
+        XOR     A
+        CALL    TTMOVE
+        ENDIF
         LD      L,(IX+F_ENTRY)
         LD      H,(IX+F_ENTRY+1)
         LD      (LASTMV),HL
@@ -348,7 +397,7 @@ SRCH:   PUSH    IX
         LD      L,A
         EX      DE,HL           ; DE = SCOREW[n-1], HL = the value
         CALL    CMPW
-        JP      NC,.cut         ; value <= SCOREW[n-1]: cut off
+        JP      NC,.cutb        ; value <= SCOREW[n-1]: cut off
         CALL    NEGHL           ; the mover's view
         EX      DE,HL           ; DE = the value
         LD      A,(IX+F_PLY)
@@ -365,6 +414,10 @@ SRCH:   PUSH    IX
         LD      (HL),E          ; a new best
         INC     L
         LD      (HL),D
+        PUSH    DE
+        LD      A,1
+        CALL    TTMOVE
+        POP     DE
         LD      A,(IX+F_PLY)
         DEC     A
         JP      NZ,.next
@@ -378,6 +431,8 @@ SRCH:   PUSH    IX
         DEC     (HL)
         DEC     (HL)
         JP      .done
+.cutb:  CALL    TTBETA          ; a lower bound for the table
+        JP      .cut
         ELSE
         JR      NC,.next        ; cut off below: this move is refuted
 .fm37:  LD      B,A             ; back up A (the opponent's view)
@@ -414,7 +469,14 @@ SRCH:   PUSH    IX
 .next:  JP      .loop
 .end:   LD      A,(IX+F_MATE)
         OR      A
+        IF      BUILD == B_FULL
+        JR      Z,.end0
+        CALL    TTEND           ; the node's value for the table
+        JP      .done
+.end0:
+        ELSE
         JR      NZ,.done
+        ENDIF
         LD      (IX+F_MATE),1   ; no legal move: mate or stalemate, fed in
         XOR     A               ; as if it were a move (no entry)
         LD      (IX+F_ENTRY),A
@@ -570,6 +632,8 @@ CSRCH:  CALL    GETB
         LD      (KOLOR),A
         IF      BUILD == B_FULL
         CALL    SELPRM          ; the opening's parameter block
+        LD      HL,TTAGE        ; a new search: older entries may go first
+        INC     (HL)
         ENDIF
         CALL    PUTOK
         LD      A,(SFLAGS)
@@ -580,7 +644,18 @@ CSRCH:  CALL    GETB
 .once:  LD      (ITDEP),A
 .iter:  LD      A,(ITDEP)
         LD      (PLYMAX),A
+        IF      BUILD == B_FULL
+        CALL    ASPBEG          ; craft.asm: a window round the last score
+.asp:   CALL    FNDMOV
+        CALL    ASPCHK          ; failed high or low: again, full window
+        JR      Z,.aspok
+        LD      A,(ITDEP)
+        LD      (PLYMAX),A
+        JR      .asp
+.aspok:
+        ELSE
         CALL    FNDMOV
+        ENDIF
         LD      A,(ABORT)
         OR      A
         JR      NZ,.stop
@@ -709,4 +784,8 @@ CMPW:   LD      A,H
         LD      A,E
         CP      L
         RET
+        ENDIF
+
+        IF      BUILD == B_FULL
+        INCLUDE "craft.asm"     ; issue #12: the table, aspiration
         ENDIF
