@@ -282,27 +282,45 @@ mod tests {
                 to: 55,
                 promo: 0,
             },
-            score,
+            score: Score::Byte(score),
         }
     }
 
     #[test]
     fn scores() {
-        assert_eq!(score_cp(0x80), 0);
-        assert_eq!(score_cp(0x86), 75);
-        assert_eq!(score_cp(0x78), -100);
+        assert_eq!(score_cp(Score::Byte(0x80)), 0);
+        assert_eq!(score_cp(Score::Byte(0x86)), 75);
+        assert_eq!(score_cp(Score::Byte(0x78)), -100);
         assert_eq!(
-            mate_in(0xFF, &[rep(1, 0x82), rep(2, 0x90), rep(3, 0xFF)]),
+            mate_in(
+                Score::Byte(0xFF),
+                &[rep(1, 0x82), rep(2, 0x90), rep(3, 0xFF)]
+            ),
             Some(2)
         );
-        assert_eq!(mate_in(0xFF, &[rep(1, 0xFF)]), Some(1));
+        assert_eq!(mate_in(Score::Byte(0xFF), &[rep(1, 0xFF)]), Some(1));
         // A deeper search that prefers another mating move: its own distance.
         let mut other = rep(3, 0xFF);
         other.best.to = 56;
-        assert_eq!(mate_in(0xFF, &[rep(1, 0xFF), rep(2, 0xFF), other]), Some(2));
-        assert_eq!(mate_in(0x01, &[rep(1, 0x70), rep(2, 0x01)]), Some(-1));
-        assert_eq!(mate_in(0x80, &[]), None);
-        assert_eq!(describe_score(0x86, &[]), "+0.75");
-        assert_eq!(describe_score(0xFF, &[rep(3, 0xFF)]), "mate in 2");
+        assert_eq!(
+            mate_in(Score::Byte(0xFF), &[rep(1, 0xFF), rep(2, 0xFF), other]),
+            Some(2)
+        );
+        assert_eq!(
+            mate_in(Score::Byte(0x01), &[rep(1, 0x70), rep(2, 0x01)]),
+            Some(-1)
+        );
+        assert_eq!(mate_in(Score::Byte(0x80), &[]), None);
+        assert_eq!(describe_score(Score::Byte(0x86), &[]), "+0.75");
+        assert_eq!(
+            describe_score(Score::Byte(0xFF), &[rep(3, 0xFF)]),
+            "mate in 2"
+        );
+        // The full build's words carry the distance: 32000 - 3 plies = mate in 2 moves.
+        assert_eq!(mate_in(Score::Word(31997), &[]), Some(2));
+        assert_eq!(mate_in(Score::Word(-31999), &[]), Some(-1));
+        assert_eq!(mate_in(Score::Word(512), &[]), None);
+        assert_eq!(score_cp(Score::Word(-384)), -150);
+        assert_eq!(describe_score(Score::Word(64), &[]), "+0.25");
     }
 }
