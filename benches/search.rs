@@ -87,7 +87,7 @@ fn watched_search(build: Build, fen: &str, level: u8) -> (String, u64, u64, u64)
     }
     let t = e.machine.cpu.t - t0;
     let out = e.machine.take_output();
-    let r = parse_search(&out[1..], t).expect("reply");
+    let r = parse_search(build, &out[1..], t).expect("reply");
     assert_eq!(
         r.evaluations as u64, w.calls,
         "the firmware's POINTS counter and the watch agree"
