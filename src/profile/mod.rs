@@ -52,7 +52,10 @@ pub fn profile_search(
             command: 'G',
             detail: "no reply".into(),
         }),
-        Some(&0) => Ok((parse_search(engine.build, &out[1..], tstates)?, profiler.profile())),
+        Some(&0) => Ok((
+            parse_search(engine.build, &out[1..], tstates)?,
+            profiler.profile(),
+        )),
         Some(&code) => Err(FirmwareError::Rejected {
             command: 'G',
             code,
