@@ -174,13 +174,8 @@ pub fn parse(build: Build, r: &[u8]) -> Result<Evaluation, FirmwareError> {
             return Err(bad(format!("{} bytes", r.len())));
         }
         let white_to_move = r[15] == 0;
-        let r = &{
-            // The full build's words follow the side byte: drop it so the offsets below read
-            // as the layout in points.asm lists them after VALM.
-            let mut v = r[..15].to_vec();
-            v.extend_from_slice(&r[16..]);
-            v
-        };
+        // The full build's words (BRKDN), then the battle count, follow the side byte.
+        const WORDS: usize = 16;
         let t0 = u32::from_le_bytes([r[0], r[1], r[2], r[3]]);
         let t1 = u32::from_le_bytes([r[4], r[5], r[6], r[7]]);
         let tstates = t1.wrapping_sub(t0) as u64;
@@ -197,10 +192,11 @@ pub fn parse(build: Build, r: &[u8]) -> Result<Evaluation, FirmwareError> {
         match build {
             Build::Full => {
                 const BK: usize = 2 * (10 + KNOWLEDGE_TERMS.len());
-                if r.len() < 15 + BK + 1 {
+                if r.len() < WORDS + BK + 1 {
                     return Err(bad(format!("{} bytes", r.len())));
                 }
-                let w = |k: usize| i16::from_le_bytes([r[15 + 2 * k], r[16 + 2 * k]]) as i32;
+                let w =
+                    |k: usize| i16::from_le_bytes([r[WORDS + 2 * k], r[WORDS + 1 + 2 * k]]) as i32;
                 let names = [
                     "material",
                     "material clamp",
@@ -222,11 +218,11 @@ pub fn parse(build: Build, r: &[u8]) -> Result<Evaluation, FirmwareError> {
                         value: w(10 + k),
                     });
                 }
-                let n = r[15 + BK] as usize;
-                if r.len() != 16 + BK + 3 * n {
+                let n = r[WORDS + BK] as usize;
+                if r.len() != WORDS + 1 + BK + 3 * n {
                     return Err(bad(format!("{} bytes for {n} battles", r.len())));
                 }
-                for b in r[16 + BK..].chunks(3) {
+                for b in r[WORDS + 1 + BK..].chunks(3) {
                     battles.push(Battle {
                         square: b[0],
                         piece: b[1],

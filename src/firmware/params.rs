@@ -621,44 +621,9 @@ impl ParamFile {
 }
 
 impl Engine {
-    fn param_layout(&self) -> Result<(u16, Layout), ParamError> {
-        layout(self.build)
-    }
-
-    /// Write one parameter into a stored block.
-    pub fn set_param(&mut self, block: Block, name: &str, value: i32) -> Result<(), ParamError> {
-        let (_, layout) = self.param_layout()?;
-        let Some(&(d, off, _)) = layout
-            .iter()
-            .find(|(d, _, _)| d.name.eq_ignore_ascii_case(name))
-        else {
-            return Err(ParamError::Line {
-                file: "(option)".into(),
-                line: 0,
-                what: format!("unknown parameter `{name}`"),
-            });
-        };
-        if value < d.min || value > d.max {
-            return Err(ParamError::Line {
-                file: "(option)".into(),
-                line: 0,
-                what: format!(
-                    "{} = {value} is out of range ({}..{})",
-                    d.name, d.min, d.max
-                ),
-            });
-        }
-        let mut args = vec![block as u8, off as u8];
-        let bytes = encode(d, value);
-        args.push(bytes.len() as u8);
-        args.extend(bytes);
-        self.command(CMD_PWRITE, &args)?;
-        Ok(())
-    }
-
     /// Every stored block back to the ROM's defaults ('W' FFh).
     pub fn reset_params(&mut self) -> Result<(), ParamError> {
-        self.param_layout()?;
+        layout(self.build)?;
         self.command(CMD_PWRITE, &[0xFF])?;
         Ok(())
     }
@@ -675,7 +640,7 @@ impl Engine {
 
     /// Every parameter as the Z80 holds it, read through the 'V' command.
     pub fn params(&mut self) -> Result<Vec<ParamValue>, ParamError> {
-        let (_, layout) = self.param_layout()?;
+        let (_, layout) = layout(self.build)?;
         let mut blocks = Vec::new();
         for b in Block::ALL {
             let r = self.command(CMD_PREAD, &[b as u8, 0, BLOCK_SIZE as u8])?;
