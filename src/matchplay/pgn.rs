@@ -14,9 +14,7 @@ pub struct Header<'a> {
     pub clock_hz: u64,
 }
 
-fn escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"")
-}
+use crate::play::pgn::{escape, wrap};
 
 /// One game.
 pub fn write(r: &Record, h: &Header) -> String {
@@ -81,19 +79,7 @@ pub fn write(r: &Record, h: &Header) -> String {
     }
     tokens.push(format!("{{{}}}", r.outcome.reason.replace('}', ")")));
     tokens.push(r.outcome.result().into());
-    let mut line = String::new();
-    for t in tokens {
-        if !line.is_empty() && line.len() + 1 + t.len() > 79 {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&t);
-    }
-    out.push_str(&line);
+    out.push_str(&wrap(tokens));
     out.push_str("\n\n");
     out
 }

@@ -48,8 +48,28 @@ pub fn engine_name(build: Build, level: u8) -> String {
     format!("z80chess {build}, level {level}")
 }
 
-fn escape(s: &str) -> String {
+/// A tag value with its backslashes and quotes escaped.
+pub fn escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// Movetext tokens joined by spaces into lines of fewer than 80 characters (no final newline).
+pub fn wrap(tokens: Vec<String>) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for t in tokens {
+        if !line.is_empty() && line.len() + 1 + t.len() > 79 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&t);
+    }
+    out.push_str(&line);
+    out
 }
 
 /// The game as PGN. `date` is a PGN date ("2025.01.31"; see [`today`]).
@@ -115,20 +135,7 @@ pub fn write(game: &Game, players: &Players, date: &str) -> String {
         }
     }
     tokens.push(result.to_string());
-    // Lines of at most 80 characters.
-    let mut line = String::new();
-    for t in tokens {
-        if !line.is_empty() && line.len() + 1 + t.len() > 79 {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&t);
-    }
-    out.push_str(&line);
+    out.push_str(&wrap(tokens));
     out.push('\n');
     out
 }
