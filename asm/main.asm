@@ -98,6 +98,8 @@ CLRRAM: LD      HL,RAMBOT
         IF      BUILD == B_FULL
         INCLUDE "params.asm"
         INCLUDE "knowledge.asm"
+        INCLUDE "kpend.asm"
+        INCLUDE "endgame.asm"
         ENDIF
 
 ROMEND:

@@ -65,6 +65,11 @@
 ;   66h  P_KCENT  w  -12  endgame king: per step from the centre
 ;   68h  P_KPHASE b  13   middlegame while the enemy's pieces (N3 B3 R5 Q9)
 ;                         exceed this (the seed's 13,000)
+;
+;   issue #14, king-and-pawn endings (kpend.asm, endgame.asm), scored only
+;   when nothing but kings and pawns is left:
+;   6Ah  P_RACE   w  1536 a race or K+P(s) v K won for certain (Cray Blitz's
+;                         "more than a rook, less than a queen"); 0 = off
 ; ===========================================================================
 
 PBLKSZ  EQU     80h
@@ -110,7 +115,9 @@ P_KHALF  EQU    PRM+62h
 P_KSQ    EQU    PRM+64h
 P_KCENT  EQU    PRM+66h
 P_KPHASE EQU    PRM+68h
-PRMUSED  EQU    6Ah             ; bytes of the block in use
+; issue #14: pawn endings
+P_RACE   EQU    PRM+6Ah
+PRMUSED  EQU    6Ch             ; bytes of the block in use
 
 EBADPRM EQU     10h             ; 'W'/'V': block or range outside the blocks
 
@@ -135,6 +142,8 @@ DEFPRM: DB      00h,0           ; P_FLAGS
         DW      96,64                   ; P_BPAIR, P_OUTPO
         DW      -64,-40,-24,-16,-12     ; P_KOPEN .. P_KCENT
         DB      13,0                    ; P_KPHASE
+        ; issue #14: pawn endings, from offset 6Ah
+        DW      1536                    ; P_RACE
         IF      $-DEFPRM != PRMUSED
         ERROR   "DEFPRM and the block layout disagree"
         ENDIF

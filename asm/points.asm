@@ -225,6 +225,10 @@ POINTS: LD      HL,NEVAL
         CALL    KNOW
         POP     DE
         ADD     HL,DE
+        PUSH    HL              ; + pawn endings' terms (kpend.asm)
+        CALL    KPEND
+        POP     DE
+        ADD     HL,DE
         LD      (BK_TOT),HL
         LD      A,(COLOR)
         OR      A

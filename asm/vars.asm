@@ -80,9 +80,12 @@ BK_BCL  EQU     BRKDN+10h       ; 2  their clamp (P_BCCLMP), or all of it when
 BK_TOT  EQU     BRKDN+12h       ; 2  the total, White's view
 BK_K0   EQU     BRKDN+14h       ; 40 knowledge.asm's terms, one per weight
 BK_KCEN EQU     BRKDN+3Ah       ;    (P_DOUBL .. P_KCENT), included in BK_TOT
-BKSIZE  EQU     3Ch
-BKNBAT  EQU     FVARS+60h       ; 1  battles listed (at most 32)
-BKBAT   EQU     FVARS+61h       ; 96 square piece residue, per battle
+BK_RACE EQU     BRKDN+3Ch       ; 2  pawn endings (kpend.asm): a certain race
+BK_EG0  EQU     BRKDN+3Eh       ;    End-Game's terms (endgame.asm), KPNT words
+                                ;    (room up to BRKDN+5Eh: KPNT <= 16)
+BKSIZE  EQU     3Eh + 2 * KPNT
+BKNBAT  EQU     FVARS+80h       ; 1  battles listed (at most 32)
+BKBAT   EQU     FVARS+81h       ; 96 square piece residue, per battle
 SCOREW  EQU     FVARS+100h      ; 32 search: best score per ply (words)
 FVEND   EQU     FVARS+200h
         ENDIF

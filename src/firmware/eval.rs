@@ -42,6 +42,10 @@ pub const KNOWLEDGE_TERMS: [&str; 20] = [
     "king: endgame, from centre",
 ];
 
+/// The full build's pawn-ending terms (`asm/kpend.asm`, `asm/endgame.asm`), after the
+/// knowledge terms in `BRKDN`: 0 unless only kings and pawns are on the board.
+pub const ENDGAME_TERMS: [&str; 1] = ["pawn ending: race won for certain"];
+
 /// One term of the score, in the build's unit, White's view.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Term {
@@ -191,7 +195,7 @@ pub fn parse(build: Build, r: &[u8]) -> Result<Evaluation, FirmwareError> {
         let total;
         match build {
             Build::Full => {
-                const BK: usize = 2 * (10 + KNOWLEDGE_TERMS.len());
+                const BK: usize = 2 * (10 + KNOWLEDGE_TERMS.len() + ENDGAME_TERMS.len());
                 if r.len() < WORDS + BK + 1 {
                     return Err(bad(format!("{} bytes", r.len())));
                 }
@@ -212,7 +216,7 @@ pub fn parse(build: Build, r: &[u8]) -> Result<Evaluation, FirmwareError> {
                     terms.push(Term { name, value: w(k) });
                 }
                 total = w(9);
-                for (k, name) in KNOWLEDGE_TERMS.iter().enumerate() {
+                for (k, name) in KNOWLEDGE_TERMS.iter().chain(&ENDGAME_TERMS).enumerate() {
                     terms.push(Term {
                         name,
                         value: w(10 + k),

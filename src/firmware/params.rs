@@ -326,6 +326,13 @@ pub const PARAMS: &[ParamDef] = &[
         255,
         "king (#11): middlegame safety while the enemy's pieces (N3 B3 R5 Q9) exceed this, else endgame centralisation (the seed's 13,000 = 13)",
     ),
+    p(
+        "P_RACE",
+        Kind::Word,
+        0,
+        4096,
+        "pawn endings (#14): a pawn race or K+P(s) v K won for certain (RACE), for the winner; 0 = off",
+    ),
 ];
 
 /// The definition of a parameter by name.

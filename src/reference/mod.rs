@@ -11,5 +11,6 @@
 
 pub mod attack;
 pub mod compare;
+pub mod race;
 pub mod see;
 pub mod xchng;

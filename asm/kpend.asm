@@ -1,0 +1,520 @@
+; ===========================================================================
+; kpend.asm (full build only): king-and-pawn endings (issue #14). KPEND is
+; called once by POINTS after KNOW; when nothing but kings and pawns is left
+; it scores Cray Blitz's pawn races (RACE, below) and End-Game's Table 1
+; (EGEVAL, endgame.asm), else its terms are 0.
+; ===========================================================================
+
+; KPEND: HL = the pawn-ending terms' sum (White's view), each in BRKDN
+; (BK_RACE, BK_EG0..).   needs: KNOW's tables (K_MAT)
+;   clobbers: all but IX
+KPEND:  LD      A,(KV+K_MAT)    ; pieces left (N B R Q) on either side?
+        LD      HL,KV+40h+K_MAT
+        OR      (HL)
+        JR      Z,.kp
+        LD      HL,BK_RACE      ; no: every term 0
+        LD      B,1+KPNT
+        XOR     A
+.z:     LD      (HL),A
+        INC     HL
+        LD      (HL),A
+        INC     HL
+        DJNZ    .z
+        LD      H,A
+        LD      L,A
+        RET
+.kp:    CALL    RACE
+        LD      (BK_RACE),HL
+        PUSH    HL
+        CALL    EGEVAL
+        POP     DE
+        ADD     HL,DE
+        RET
+
+; ---------------------------------------------------------------------------
+; RACE: Cray Blitz's pawn races and K+P(s) against K, scored only when the
+; win is certain (src/reference/race.rs is its model; tests/race.rs holds
+; both to the tablebases on every KPK position and a KPKP sample, and to
+; each other). Each side X in turn (Y the other) is looked at from X's side
+; of the board, X's pawns moving up (REL: Black's view mirrors the ranks).
+; X wins for certain when, Y's king not stalemated (Y to move) and X not in
+; check by a Y pawn (X to move), an X pawn that Y cannot take at once (Y to
+; move, its king beside the pawn, X's king not) is
+;   a runner: passed (no Y pawn ahead on its file or a neighbour), its path
+;     to the 8th rank empty, the queening square more than n king steps from
+;     Y's king (n = moves to queen, from the 3rd rank for a pawn on its 2nd;
+;     n + 1 when Y is to move); and if Y has pawns, Y's king beside the path
+;     of none of them ("unless the other king supports its pawn") and X
+;     queening RMARG plies or more before Y's fastest pawn could (its moves
+;     counted as if its path were free): "at least two moves before";
+;   or on a key square: Y has no pawns, the pawn is not a rook pawn, and X's
+;     king stands on one of the three squares two ranks in front of it (pawn
+;     on its 2nd-4th rank) or of the six one and two ranks in front (5th and
+;     6th).
+; HL = +P_RACE (White wins), -P_RACE (Black), else 0. As in POINTS, COLOR
+; is the side that has just moved: the other side is to move.
+;   clobbers: all but IX   cost: about 9,000-14,000 T
+; ---------------------------------------------------------------------------
+RMARG   EQU     4               ; plies of lead a race needs
+RV      EQU     XRAM+600h       ; page aligned
+RVH     EQU     RV >> 8
+REL     EQU     RV+00h          ; 64 the board from X's side (a1 = 0): 01h X
+                                ;    pawn, 81h Y pawn, 06h X king, 86h Y king
+RXK     EQU     RV+40h          ; 1  X's king (X's view)
+RYK     EQU     RV+41h          ; 1  Y's king
+RXTM    EQU     RV+42h          ; 1  1 when X is to move, else 0
+RMASK   EQU     RV+43h          ; 1  00h (X = White) or 38h (Black: ranks mirrored)
+RNXP    EQU     RV+44h          ; 1  X's pawns listed
+RNYP    EQU     RV+45h          ; 1  Y's pawns listed
+RYF     EQU     RV+46h          ; 1  Y's fastest pawn: moves to queen (FFh none)
+RSUP    EQU     RV+47h          ; 1  Y's king beside the path of a Y pawn
+RWHITE  EQU     RV+48h          ; 1  White's verdict (FFh wins)
+RTMP    EQU     RV+49h          ; 1  scratch
+RS      EQU     RV+4Ah          ; 1  the X pawn looked at: square, file, rank,
+RF      EQU     RV+4Bh          ; 1    moves to queen
+RR      EQU     RV+4Ch
+RN      EQU     RV+4Dh
+RXP     EQU     RV+50h          ; 16 X's pawns' squares
+RYP     EQU     RV+60h          ; 16 Y's pawns' squares
+        IF      RNYP - RNXP != 1
+        ERROR   "RBUILD: RNYP follows RNXP"
+        ENDIF
+        IF      RXP != RV + (RNXP - RV - 3Fh) * 10h
+        ERROR   "RBUILD forms a list's address from its count's"
+        ENDIF
+
+RACE:   LD      C,0
+        CALL    RSIDE           ; White wins for certain?
+        SBC     A,A
+        LD      (RWHITE),A
+        LD      C,BLACK
+        CALL    RSIDE           ; Black?
+        SBC     A,A
+        LD      B,A
+        LD      A,(RWHITE)
+        LD      HL,0
+        CP      B
+        RET     Z               ; neither (or both: cannot be, but nothing)
+        LD      HL,(P_RACE)
+        OR      A
+        RET     NZ              ; White's
+        JP      NEGHL
+
+; RSIDE: carry if X (colour bit C) wins for certain.   clobbers: all but IX
+RSIDE:  CALL    RBUILD
+        LD      A,(RXTM)
+        OR      A
+        JR      NZ,.x
+        CALL    RKMOV           ; Y to move: stalemated?
+        RET     NC
+        JR      .y
+.x:     CALL    RCHK            ; X to move: in check by a Y pawn?
+        CCF
+        RET     NC
+.y:     LD      A,0FFh          ; Y's fastest pawn, and its king's support
+        LD      (RYF),A
+        XOR     A
+        LD      (RSUP),A
+        LD      A,(RNYP)
+        OR      A
+        JR      Z,.p
+        LD      B,A
+        LD      HL,RYP
+.yl:    LD      A,(HL)
+        LD      E,A             ; E = t
+        RRCA
+        RRCA
+        RRCA
+        AND     7               ; rank(t) = the pawn's moves to queen,
+        LD      C,A
+        CP      6
+        JR      NZ,.y1
+        DEC     A               ; 5 from its 2nd rank
+.y1:    PUSH    HL
+        LD      HL,RYF
+        CP      (HL)
+        JR      NC,.y2
+        LD      (HL),A
+.y2:    LD      A,(RYK)         ; supported: Y's king within a file of t
+        LD      D,A             ; and not beyond t's rank
+        CALL    RFD
+        CP      2
+        JR      NC,.y3
+        LD      A,D
+        RRCA
+        RRCA
+        RRCA
+        AND     7
+        LD      (RTMP),A
+        LD      A,C
+        LD      HL,RTMP
+        CP      (HL)            ; rank(t) < rank(yk): not beside its path
+        JR      C,.y3
+        LD      A,1
+        LD      (RSUP),A
+.y3:    POP     HL
+        INC     HL
+        DJNZ    .yl
+.p:     LD      A,(RNXP)        ; each X pawn
+        OR      A
+        RET     Z
+        LD      B,A
+        LD      HL,RXP
+.xl:    PUSH    BC
+        PUSH    HL
+        LD      A,(HL)
+        CALL    RPAWN
+        POP     HL
+        POP     BC
+        RET     C
+        INC     HL
+        DJNZ    .xl
+        OR      A
+        RET
+
+; RPAWN: carry if the X pawn on A wins by one of the rules.   clobbers: all
+RPAWN:  LD      (RS),A
+        LD      E,A
+        LD      A,(RXTM)        ; Y to move takes it at once?
+        OR      A
+        JR      NZ,.nt
+        LD      A,(RYK)
+        LD      D,A
+        CALL    RDIST
+        DEC     A
+        JR      NZ,.nt
+        LD      A,(RXK)
+        LD      D,A
+        CALL    RDIST
+        CP      2
+        RET     NC              ; (no carry)
+.nt:    LD      A,(RS)
+        AND     7
+        LD      (RF),A
+        LD      A,(RS)
+        RRCA
+        RRCA
+        RRCA
+        AND     7
+        LD      (RR),A
+        LD      B,A             ; n = 7 - r, 5 from the 2nd rank
+        LD      A,7
+        SUB     B
+        CP      6
+        JR      NZ,.n
+        DEC     A
+.n:     LD      (RN),A
+        CALL    RPASS           ; a passed pawn with a free path?
+        JR      C,.key
+        LD      A,(RF)          ; Y's king outside the square
+        OR      38h
+        LD      E,A             ; the queening square
+        LD      A,(RYK)
+        LD      D,A
+        CALL    RDIST
+        LD      C,A
+        LD      A,(RXTM)
+        XOR     1
+        LD      B,A
+        LD      A,(RN)
+        ADD     A,B             ; n, + 1 when Y is to move
+        CP      C
+        JR      NC,.key
+        LD      A,(RNYP)
+        OR      A
+        SCF
+        RET     Z               ; K+P(s) against K: it queens
+        LD      A,(RSUP)
+        OR      A
+        JR      NZ,.key
+        LD      A,(RN)          ; the lead: 2 (m - n) - 1 + 2 * (X to move)
+        LD      B,A
+        LD      A,(RYF)
+        SUB     B
+        ADD     A,A
+        DEC     A
+        LD      B,A
+        LD      A,(RXTM)
+        ADD     A,A
+        ADD     A,B
+        JP      M,.key
+        CP      RMARG
+        CCF
+        RET     C
+.key:   LD      A,(RNYP)        ; key squares: Y has no pawns,
+        OR      A
+        RET     NZ
+        LD      A,(RF)          ; not a rook pawn,
+        OR      A
+        RET     Z
+        CP      7
+        RET     Z
+        LD      A,(RXK)         ; X's king within a file
+        LD      D,A
+        LD      A,(RS)
+        LD      E,A
+        CALL    RFD
+        CP      2
+        RET     NC
+        LD      A,D             ; and 2 ranks ahead (pawn on 2nd-4th), or
+        RRCA                    ; 1 or 2 (5th, 6th)
+        RRCA
+        RRCA
+        AND     7
+        LD      HL,RR
+        SUB     (HL)
+        LD      B,A
+        LD      A,(HL)
+        CP      6
+        RET     NC
+        CP      4
+        LD      A,B
+        JR      C,.k2
+        CP      1
+        SCF
+        RET     Z
+.k2:    CP      2
+        SCF
+        RET     Z
+        OR      A
+        RET
+
+; RPASS: carry unless the X pawn (RS, file RF) is passed with its path empty.
+;   clobbers: A, HL
+RPASS:  LD      A,(RS)
+        LD      L,A
+        LD      H,RVH
+.r:     LD      A,L
+        ADD     A,8
+        LD      L,A
+        CP      64
+        RET     NC              ; past the 8th rank: passed and free
+        LD      A,(HL)
+        OR      A
+        SCF
+        RET     NZ              ; the path is blocked
+        LD      A,(RF)
+        OR      A
+        JR      Z,.r1
+        DEC     L               ; a Y pawn ahead on the left
+        LD      A,(HL)
+        INC     L
+        CP      81h
+        SCF
+        RET     Z
+.r1:    LD      A,(RF)
+        CP      7
+        JR      Z,.r
+        INC     L               ; or on the right
+        LD      A,(HL)
+        DEC     L
+        CP      81h
+        SCF
+        RET     Z
+        JR      .r
+
+; RKMOV: carry if Y's king has a square: empty, not next to X's king, not
+; guarded by an X pawn.   clobbers: A, BC, DE, HL
+RKMOV:  LD      A,(RYK)
+        LD      D,A
+        LD      HL,RKDIR
+        LD      B,8
+.d:     LD      A,D
+        AND     7
+        ADD     A,(HL)
+        INC     HL
+        CP      8
+        JR      NC,.nx          ; off the board (-1 is FFh)
+        LD      C,A             ; C = its file
+        LD      A,D
+        RRCA
+        RRCA
+        RRCA
+        AND     7
+        ADD     A,(HL)
+        CP      8
+        JR      NC,.nx
+        ADD     A,A
+        ADD     A,A
+        ADD     A,A
+        OR      C
+        LD      E,A             ; E = the square
+        PUSH    HL
+        LD      L,A
+        LD      H,RVH
+        LD      A,(HL)
+        OR      A
+        JR      NZ,.no          ; a pawn there
+        LD      A,E
+        CP      16
+        JR      C,.ng           ; X's pawns guard the 3rd rank up
+        LD      A,C
+        OR      A
+        JR      Z,.g1
+        LD      A,E
+        SUB     9
+        LD      L,A
+        LD      A,(HL)
+        DEC     A
+        JR      Z,.no
+.g1:    LD      A,C
+        CP      7
+        JR      Z,.ng
+        LD      A,E
+        SUB     7
+        LD      L,A
+        LD      A,(HL)
+        DEC     A
+        JR      Z,.no
+.ng:    PUSH    DE
+        LD      A,(RXK)
+        LD      D,A
+        CALL    RDIST
+        POP     DE
+        CP      2
+        JR      C,.no
+        POP     HL
+        SCF
+        RET
+.no:    POP     HL
+.nx:    INC     HL
+        DJNZ    .d
+        OR      A
+        RET
+RKDIR:  DB      -1,-1, 0,-1, 1,-1, -1,0, 1,0, -1,1, 0,1, 1,1
+
+; RCHK: carry if a Y pawn gives check to X's king.   clobbers: A, C, HL
+RCHK:   LD      A,(RXK)
+        CP      56
+        JR      NC,.no
+        LD      L,A
+        LD      H,RVH
+        AND     7
+        LD      C,A
+        JR      Z,.c1
+        PUSH    HL
+        LD      A,L
+        ADD     A,7
+        LD      L,A
+        LD      A,(HL)
+        POP     HL
+        CP      81h
+        SCF
+        RET     Z
+.c1:    LD      A,C
+        CP      7
+        JR      Z,.no
+        LD      A,L
+        ADD     A,9
+        LD      L,A
+        LD      A,(HL)
+        CP      81h
+        SCF
+        RET     Z
+.no:    OR      A
+        RET
+
+; RBUILD: REL, the kings and the pawn lists from X's side (colour bit C).
+;   clobbers: A, B, DE, HL
+RBUILD: LD      A,C
+        OR      A
+        JR      Z,.m
+        LD      A,38h
+.m:     LD      (RMASK),A
+        LD      A,(COLOR)       ; POINTS' COLOR is the side that has just
+        CP      C               ; moved: X is to move when it is Y
+        LD      A,0
+        JR      Z,.t
+        INC     A
+.t:     LD      (RXTM),A
+        XOR     A
+        LD      (RNXP),A
+        LD      (RNYP),A
+        LD      HL,BOARD+SQ_A1
+        LD      E,0             ; E = the square, a1 = 0
+.rk:    LD      B,8
+.sq:    LD      A,(HL)
+        OR      A
+        JR      Z,.st
+        AND     87h             ; colour and type
+        XOR     C               ; X's men with bit 7 clear
+.st:    PUSH    HL
+        LD      D,A
+        LD      A,(RMASK)
+        XOR     E
+        LD      L,A
+        LD      H,RVH
+        LD      (HL),D          ; REL[E xor RMASK]
+        LD      A,D
+        OR      A
+        JR      Z,.nx
+        CP      KING
+        JR      NZ,.a1
+        LD      A,L
+        LD      (RXK),A
+        JR      .nx
+.a1:    CP      BLACK|KING
+        JR      NZ,.a2
+        LD      A,L
+        LD      (RYK),A
+        JR      .nx
+.a2:    LD      D,L             ; a pawn (nothing else is left): listed
+        LD      HL,RNXP
+        CP      PAWN
+        JR      Z,.a3
+        INC     L               ; RNYP
+.a3:    LD      A,L
+        SUB     3Fh
+        RLCA
+        RLCA
+        RLCA
+        RLCA                    ; RNXP -> RXP, RNYP -> RYP
+        ADD     A,(HL)
+        INC     (HL)
+        LD      L,A
+        LD      (HL),D
+.nx:    POP     HL
+        INC     HL
+        INC     E
+        DJNZ    .sq
+        INC     HL
+        INC     HL
+        LD      A,E
+        CP      64
+        JR      NZ,.rk
+        RET
+
+; RFD: A = |file(D) - file(E)|; RDIST: A = king steps from D to E (squares
+; 0..63).   clobbers: A (RDIST keeps BC)
+RFD:    LD      A,D
+        AND     7
+        LD      (RTMP),A
+        LD      A,E
+        AND     7
+RABS:   PUSH    HL              ; A = |A - (RTMP)|
+        LD      HL,RTMP
+        SUB     (HL)
+        POP     HL
+        RET     NC
+        NEG
+        RET
+RDIST:  PUSH    BC
+        CALL    RFD
+        LD      B,A
+        LD      A,D
+        RRCA
+        RRCA
+        RRCA
+        AND     7
+        LD      (RTMP),A
+        LD      A,E
+        RRCA
+        RRCA
+        RRCA
+        AND     7
+        CALL    RABS
+        CP      B
+        JR      NC,.d
+        LD      A,B
+.d:     POP     BC
+        RET

@@ -1,0 +1,286 @@
+//! Issue #14: Cray Blitz's pawn races and K+P(s) against K (`asm/kpend.asm`'s RACE, modelled
+//! in `src/reference/race.rs`), held against our own tablebases.
+//!
+//! - Every KPK position (either colour's pawn, either side to move): where the model claims a
+//!   win, the table says the claimed side wins; how often it is silent is printed.
+//! - A KPKP sample, the same (the KPKP table is built once, about a minute).
+//! - The Z80's RACE gives the model's claim on every KPK position and on the KPKP sample.
+
+use shakmaty::{fen::Fen, CastlingMode, Chess, Color, Position};
+use std::sync::{Mutex, OnceLock};
+use z80chess::reference::race::{of_chess, race, Claim};
+use z80chess::tablebase::{Metric, Store};
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    if std::env::var_os("RACE_KEEP_TABLES").is_none() {
+        let _ = std::fs::remove_dir_all(&d);
+    }
+    d
+}
+
+fn store() -> &'static Mutex<Store> {
+    static S: OnceLock<Mutex<Store>> = OnceLock::new();
+    S.get_or_init(|| Mutex::new(Store::new(scratch("race-tables"), Metric::Dtm)))
+}
+
+const FILES: &[u8] = b"abcdefgh";
+
+fn sq(s: u8) -> String {
+    format!("{}{}", FILES[(s & 7) as usize] as char, (s >> 3) + 1)
+}
+
+/// A legal position from kings and pawns, or None.
+fn position(wk: u8, bk: u8, wp: &[u8], bp: &[u8], white: bool) -> Option<Chess> {
+    let mut board = [None::<char>; 64];
+    for (s, c) in [(wk, 'K'), (bk, 'k')]
+        .into_iter()
+        .chain(wp.iter().map(|&s| (s, 'P')))
+        .chain(bp.iter().map(|&s| (s, 'p')))
+    {
+        if board[s as usize].is_some() {
+            return None;
+        }
+        if c.eq_ignore_ascii_case(&'p') && !(8..56).contains(&s) {
+            return None;
+        }
+        board[s as usize] = Some(c);
+    }
+    let mut fen = String::new();
+    for r in (0..8).rev() {
+        let mut empty = 0;
+        for f in 0..8 {
+            match board[r * 8 + f] {
+                None => empty += 1,
+                Some(c) => {
+                    if empty > 0 {
+                        fen.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    fen.push(c);
+                }
+            }
+        }
+        if empty > 0 {
+            fen.push_str(&empty.to_string());
+        }
+        if r > 0 {
+            fen.push('/');
+        }
+    }
+    fen.push_str(if white { " w - - 0 1" } else { " b - - 0 1" });
+    let f: Fen = fen.parse().ok()?;
+    f.into_position(CastlingMode::Standard).ok()
+}
+
+/// Checks every claim on the positions against the table; (claims, positions, wrong).
+fn check(positions: impl Iterator<Item = Chess>) -> (usize, usize, Vec<String>) {
+    let mut s = store().lock().unwrap_or_else(|e| e.into_inner());
+    let (mut claims, mut n, mut wrong) = (0, 0, Vec::new());
+    for pos in positions {
+        n += 1;
+        let Some(claim) = race(&of_chess(&pos).unwrap()) else {
+            continue;
+        };
+        claims += 1;
+        let name = z80chess::tablebase::store::material_name(&pos).unwrap();
+        s.table(&name).unwrap();
+        let v = s.probe(&pos).unwrap();
+        let white_wins = if pos.turn() == Color::White {
+            v.is_win()
+        } else {
+            v.is_loss()
+        };
+        let black_wins = if pos.turn() == Color::Black {
+            v.is_win()
+        } else {
+            v.is_loss()
+        };
+        let ok = match claim {
+            Claim::White => white_wins,
+            Claim::Black => black_wins,
+        };
+        if !ok {
+            wrong.push(format!(
+                "{}: claims {claim:?}, table {v}",
+                shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal)
+            ));
+        }
+    }
+    (claims, n, wrong)
+}
+
+fn kpk() -> impl Iterator<Item = Chess> {
+    (0..64u8).flat_map(move |wk| {
+        (0..64u8).flat_map(move |bk| {
+            (8..56u8).flat_map(move |p| {
+                [true, false].into_iter().flat_map(move |white| {
+                    [
+                        position(wk, bk, &[p], &[], white),
+                        position(wk, bk, &[], &[p], white),
+                    ]
+                    .into_iter()
+                    .flatten()
+                })
+            })
+        })
+    })
+}
+
+#[test]
+fn race_claims_on_every_kpk_position_are_the_tables() {
+    let (claims, n, wrong) = check(kpk());
+    println!(
+        "KPK: {claims} claims on {n} positions ({:.1}% silent), {} wrong",
+        100.0 * (n - claims) as f64 / n as f64,
+        wrong.len()
+    );
+    for w in wrong.iter().take(40) {
+        println!("  {w}");
+    }
+    assert!(n > 300_000, "{n} positions");
+    assert!(claims > n / 10, "{claims} claims");
+    assert!(wrong.is_empty(), "{} wrong claims", wrong.len());
+    let _ = sq(0);
+}
+
+/// A deterministic sample of KPKP positions (one pawn a side, either side to move).
+fn kpkp_sample(n: usize) -> Vec<Chess> {
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move |m: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % m) as u8
+    };
+    let mut out = Vec::new();
+    while out.len() < n {
+        let (wk, bk) = (next(64), next(64));
+        let (wp, bp) = (8 + next(48), 8 + next(48));
+        if let Some(p) = position(wk, bk, &[wp], &[bp], next(2) == 0) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+#[test]
+fn race_claims_on_a_kpkp_sample_are_the_tables() {
+    let (claims, n, wrong) = check(kpkp_sample(200_000).into_iter());
+    println!(
+        "KPKP sample: {claims} claims on {n} positions ({:.1}% silent), {} wrong",
+        100.0 * (n - claims) as f64 / n as f64,
+        wrong.len()
+    );
+    for w in wrong.iter().take(40) {
+        println!("  {w}");
+    }
+    assert!(claims > n / 20, "{claims} claims");
+    assert!(wrong.is_empty(), "{} wrong claims", wrong.len());
+}
+
+/// The full build's RACE, called alone (a stub `CALL RACE; OUT (PEXIT),A` in the
+/// expansion RAM), on a position written straight into the board.
+struct Z80Race {
+    e: z80chess::firmware::Engine,
+    stub: u16,
+    board: u16,
+    color: u16,
+    race: i32,
+    /// T-states of the last call.
+    t: u64,
+}
+
+impl Z80Race {
+    fn new() -> Z80Race {
+        use z80chess::firmware::{Build, Engine};
+        let sym = |n: &str| Build::Full.symbol(n).unwrap_or_else(|| panic!("no {n}"));
+        let mut e = Engine::new(Build::Full).unwrap();
+        e.eval().unwrap(); // the active block gets the defaults (SELPRM)
+        let prm = sym("P_RACE") as usize;
+        let race = i16::from_le_bytes([e.machine.bus.mem[prm], e.machine.bus.mem[prm + 1]]) as i32;
+        assert!(
+            race > 1280 && race < 2304,
+            "P_RACE {race}: more than a rook, less than a queen"
+        );
+        let stub = sym("RV") + 0xF0;
+        let target = sym("RACE").to_le_bytes();
+        let code = [0xCD, target[0], target[1], 0xD3, 0xFF];
+        e.machine.bus.mem[stub as usize..stub as usize + 5].copy_from_slice(&code);
+        Z80Race {
+            e,
+            stub,
+            board: sym("BOARD"),
+            color: sym("COLOR"),
+            race,
+            t: 0,
+        }
+    }
+
+    fn claim(&mut self, p: &z80chess::reference::race::KpPosition) -> Option<Claim> {
+        let m = &mut self.e.machine;
+        for s in 0..64u16 {
+            m.bus.mem[(self.board + 21 + 10 * (s / 8) + s % 8) as usize] = 0;
+        }
+        let put = |m: &mut z80chess::machine::Machine, s: u8, v: u8| {
+            m.bus.mem[(self.board + 21 + 10 * (s as u16 / 8) + s as u16 % 8) as usize] = v;
+        };
+        put(m, p.kings[0], 6);
+        put(m, p.kings[1], 0x86);
+        for &s in &p.pawns[0] {
+            put(m, s, 1);
+        }
+        for &s in &p.pawns[1] {
+            put(m, s, 0x81);
+        }
+        // POINTS' convention: COLOR is the side that has just moved
+        m.bus.mem[self.color as usize] = if p.white_to_move { 0x80 } else { 0 };
+        m.cpu.pc = self.stub;
+        m.cpu.sp = 0x6000;
+        let t0 = m.cpu.t;
+        match m.run(10_000_000) {
+            z80chess::machine::StopReason::Exit(_) => {}
+            other => panic!("RACE did not return: {other:?}"),
+        }
+        self.t = m.cpu.t - t0;
+        match m.cpu.hl() as i16 as i32 {
+            0 => None,
+            v if v == self.race => Some(Claim::White),
+            v if v == -self.race => Some(Claim::Black),
+            v => panic!("RACE returned {v}"),
+        }
+    }
+}
+
+/// Z80 and model on the positions; returns (positions, mean T-states).
+fn z80_agrees(positions: impl Iterator<Item = Chess>) -> (usize, f64) {
+    let mut z = Z80Race::new();
+    let (mut n, mut t) = (0, 0u64);
+    let mut bad = Vec::new();
+    for pos in positions {
+        let p = of_chess(&pos).unwrap();
+        let (model, z80) = (race(&p), z.claim(&p));
+        n += 1;
+        t += z.t;
+        if model != z80 && bad.len() < 20 {
+            bad.push(format!(
+                "{}: model {model:?}, Z80 {z80:?}",
+                shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal)
+            ));
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "RACE differs from its model:\n{}",
+        bad.join("\n")
+    );
+    (n, t as f64 / n as f64)
+}
+
+#[test]
+fn the_z80_race_is_its_model_on_every_kpk_position_and_a_kpkp_sample() {
+    let (n, t) = z80_agrees(kpk());
+    println!("KPK: the Z80 agrees on {n} positions, {t:.0} T a call");
+    let (n, t) = z80_agrees(kpkp_sample(50_000).into_iter());
+    println!("KPKP sample: the Z80 agrees on {n} positions, {t:.0} T a call");
+}
