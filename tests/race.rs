@@ -24,12 +24,6 @@ fn store() -> &'static Mutex<Store> {
     S.get_or_init(|| Mutex::new(Store::new(scratch("race-tables"), Metric::Dtm)))
 }
 
-const FILES: &[u8] = b"abcdefgh";
-
-fn sq(s: u8) -> String {
-    format!("{}{}", FILES[(s & 7) as usize] as char, (s >> 3) + 1)
-}
-
 /// A legal position from kings and pawns, or None.
 fn position(wk: u8, bk: u8, wp: &[u8], bp: &[u8], white: bool) -> Option<Chess> {
     let mut board = [None::<char>; 64];
@@ -73,19 +67,49 @@ fn position(wk: u8, bk: u8, wp: &[u8], bp: &[u8], white: bool) -> Option<Chess> 
     f.into_position(CastlingMode::Standard).ok()
 }
 
-/// Checks every claim on the positions against the table; (claims, positions, wrong).
-fn check(positions: impl Iterator<Item = Chess>) -> (usize, usize, Vec<String>) {
+/// What the claims came to.
+#[derive(Default)]
+struct Checked {
+    positions: usize,
+    /// Positions the table says are won (for either side).
+    wins: usize,
+    claims: usize,
+    wrong: Vec<String>,
+}
+
+impl Checked {
+    fn report(&self, what: &str) {
+        println!(
+            "{what}: {} positions, {} won for a side; {} claims ({:.1}% of the wins; silent on {}), {} wrong",
+            self.positions,
+            self.wins,
+            self.claims,
+            100.0 * self.claims as f64 / self.wins.max(1) as f64,
+            self.positions - self.claims,
+            self.wrong.len()
+        );
+        for w in self.wrong.iter().take(40) {
+            println!("  {w}");
+        }
+    }
+}
+
+/// Checks every claim on the positions against the table.
+fn check(positions: impl Iterator<Item = Chess>) -> Checked {
     let mut s = store().lock().unwrap_or_else(|e| e.into_inner());
-    let (mut claims, mut n, mut wrong) = (0, 0, Vec::new());
+    let mut c = Checked::default();
     for pos in positions {
-        n += 1;
-        let Some(claim) = race(&of_chess(&pos).unwrap()) else {
-            continue;
-        };
-        claims += 1;
+        c.positions += 1;
         let name = z80chess::tablebase::store::material_name(&pos).unwrap();
         s.table(&name).unwrap();
         let v = s.probe(&pos).unwrap();
+        if v.is_win() || v.is_loss() {
+            c.wins += 1;
+        }
+        let Some(claim) = race(&of_chess(&pos).unwrap()) else {
+            continue;
+        };
+        c.claims += 1;
         let white_wins = if pos.turn() == Color::White {
             v.is_win()
         } else {
@@ -101,13 +125,13 @@ fn check(positions: impl Iterator<Item = Chess>) -> (usize, usize, Vec<String>) 
             Claim::Black => black_wins,
         };
         if !ok {
-            wrong.push(format!(
+            c.wrong.push(format!(
                 "{}: claims {claim:?}, table {v}",
                 shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal)
             ));
         }
     }
-    (claims, n, wrong)
+    c
 }
 
 fn kpk() -> impl Iterator<Item = Chess> {
@@ -129,19 +153,11 @@ fn kpk() -> impl Iterator<Item = Chess> {
 
 #[test]
 fn race_claims_on_every_kpk_position_are_the_tables() {
-    let (claims, n, wrong) = check(kpk());
-    println!(
-        "KPK: {claims} claims on {n} positions ({:.1}% silent), {} wrong",
-        100.0 * (n - claims) as f64 / n as f64,
-        wrong.len()
-    );
-    for w in wrong.iter().take(40) {
-        println!("  {w}");
-    }
-    assert!(n > 300_000, "{n} positions");
-    assert!(claims > n / 10, "{claims} claims");
-    assert!(wrong.is_empty(), "{} wrong claims", wrong.len());
-    let _ = sq(0);
+    let c = check(kpk());
+    c.report("KPK");
+    assert!(c.positions > 300_000, "{} positions", c.positions);
+    assert!(c.claims > c.wins / 2, "{} claims", c.claims);
+    assert!(c.wrong.is_empty(), "{} wrong claims", c.wrong.len());
 }
 
 /// A deterministic sample of KPKP positions (one pawn a side, either side to move).
@@ -166,17 +182,30 @@ fn kpkp_sample(n: usize) -> Vec<Chess> {
 
 #[test]
 fn race_claims_on_a_kpkp_sample_are_the_tables() {
-    let (claims, n, wrong) = check(kpkp_sample(200_000).into_iter());
-    println!(
-        "KPKP sample: {claims} claims on {n} positions ({:.1}% silent), {} wrong",
-        100.0 * (n - claims) as f64 / n as f64,
-        wrong.len()
-    );
-    for w in wrong.iter().take(40) {
-        println!("  {w}");
-    }
-    assert!(claims > n / 20, "{claims} claims");
-    assert!(wrong.is_empty(), "{} wrong claims", wrong.len());
+    let c = check(kpkp_sample(200_000).into_iter());
+    c.report("KPKP sample");
+    assert!(c.claims > c.wins / 4, "{} claims", c.claims);
+    assert!(c.wrong.is_empty(), "{} wrong claims", c.wrong.len());
+}
+
+/// Every KPKP position (about 18 million): `cargo test --test race -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn race_claims_on_every_kpkp_position_are_the_tables() {
+    let all = (0..64u8).flat_map(move |wk| {
+        (0..64u8).flat_map(move |bk| {
+            (8..56u8).flat_map(move |wp| {
+                (8..56u8).flat_map(move |bp| {
+                    [true, false]
+                        .into_iter()
+                        .filter_map(move |white| position(wk, bk, &[wp], &[bp], white))
+                })
+            })
+        })
+    });
+    let c = check(all);
+    c.report("KPKP");
+    assert!(c.wrong.is_empty(), "{} wrong claims", c.wrong.len());
 }
 
 /// The full build's RACE, called alone (a stub `CALL RACE; OUT (PEXIT),A` in the
