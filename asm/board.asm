@@ -217,6 +217,7 @@ CSETUP: LD      HL,STAGE
         CALL    LOADST
         IF      BUILD == B_FULL
         CALL    TTCLR           ; a set-up position: a clean transposition table
+        CALL    GHCLR           ; ... and no history (draw.asm)
         ENDIF
         JP      PUTOK
 .bad:   LD      A,EPIECE

@@ -9,7 +9,8 @@
 ;   F000h-F0FFh  the table's variables (below)
 ;   F100h-F1FFh  TTPLY: per ply (8 bytes, ply 0..31): the node's key (4),
 ;                its alpha on entry (2), the move to store (2)
-;   F200h-FFFFh  free (reserved for the game history of #12 item 3)
+;   F200h-F5FFh  the game's history and the per-ply draw keys (draw.asm)
+;   F600h-FFFFh  free
 ;
 ; KEYS: 32-bit Zobrist keys computed at the node (ZKEY, about 7,000 T: only
 ; nodes of ply <= PLYMAX are keyed, one in every 20-40 moves made, so this
@@ -47,13 +48,13 @@
 ; program whose evaluation sees the path: POINTS also looks at the move that
 ; led to the node (the piece just moved), which the key does not hold.
 ;
-; DRAWS AND THE TABLE: today the only draw the search scores is stalemate,
-; a property of the position, so it is stored like any score. Repetition and
-; 50-move draws (#12 item 3, not written yet) depend on the path, not the
-; position: their rule here is Slate and Atkin's (the seed's "Draw Scoring"):
-; a node whose value came from a path draw is not stored, and the repetition
-; test comes before the probe, so a stored score never hides a repetition and
-; a draw-by-ply score never enters the table to be found on another path.
+; DRAWS AND THE TABLE: stalemate is a property of the position (score 0),
+; stored like any score. Repetition and 50-move draws (draw.asm, P_FLAGS bit
+; 2) depend on the path: their rule here is Slate and Atkin's (the seed's
+; "Draw Scoring"): a node below which a path draw was scored is not stored
+; (TTEND, TTBETA ask DRTNT), and the repetition test comes before the probe,
+; so a stored score never hides a repetition and a draw-by-ply score never
+; enters the table to be found on another path.
 ;
 ; REPLACEMENT (the seed's order, stopping at the first rule met): the same
 ; key is overwritten (unless it holds an exact score of this baseline at a
@@ -617,6 +618,8 @@ TTEND:  LD      A,(P_FLAGS)
         LD      A,(PLYMAX)
         CP      (IX+F_PLY)
         RET     C
+        CALL    DRTNT           ; a path draw scored below: not kept
+        RET     NZ
         LD      A,(IX+F_PLY)
         CALL    SCADR
         LD      E,(HL)
@@ -647,6 +650,10 @@ TTBETA: LD      A,(P_FLAGS)
         LD      A,(PLYMAX)
         CP      (IX+F_PLY)
         RET     C
+        PUSH    HL
+        CALL    DRTNT           ; a path draw scored below: not kept
+        POP     HL
+        RET     NZ
         LD      A,(IX+F_ENTRY+1) ; a position with no move (mate, stalemate)
         OR      A
         RET     Z

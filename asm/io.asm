@@ -41,6 +41,8 @@
 ;   'Q'                 static evaluation, term by term (points.asm, CEVAL)
 ;   'W' blk off n b[n]  full build: write a stored parameter block (params.asm)
 ;   'V' blk off n       full build: read one -> 00 b[n]
+;   'H' n               full build: the halfmove clock of the position set up
+;                       (draw.asm) -> 00
 ;
 ; ERROR CODES
 ENOMOVE EQU     01h             ; the move is not one of the position's moves
@@ -157,6 +159,8 @@ CMDTAB: DB      'I'
         DW      CPARW
         DB      'V'
         DW      CPARV
+        DB      'H'
+        DW      CHALF
         ENDIF
         DB      0
 
@@ -171,5 +175,6 @@ CIDENT: CALL    PUTOK
 CNEW:   CALL    INITBD
         IF      BUILD == B_FULL
         CALL    TTCLR           ; a new game: a clean transposition table
+        CALL    GHCLR           ; ... and no history (draw.asm)
         ENDIF
         JP      PUTOK

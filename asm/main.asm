@@ -72,6 +72,7 @@ START:  CALL    CLRRAM
         CALL    XRAMCL
         CALL    PRMRST
         CALL    TTCLR           ; craft.asm: the transposition table
+        CALL    GHCLR           ; draw.asm: the game's history
         ENDIF
         CALL    INITBD
         JP      CMDLP
@@ -100,6 +101,7 @@ CLRRAM: LD      HL,RAMBOT
         INCLUDE "knowledge.asm"
         INCLUDE "kpend.asm"
         INCLUDE "endgame.asm"
+        INCLUDE "draw.asm"
         ENDIF
 
 ROMEND:

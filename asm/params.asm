@@ -21,8 +21,9 @@
 ; describes each for the host (range, meaning); a test keeps the two in step.
 ;
 ;   00h  P_FLAGS  b  00h  search additions switched on: bit 0 transposition
-;                         table, bit 1 aspiration windows, bit 2 draw window,
-;                         bit 3 time overflow ("deep think") (later issues)
+;                         table, bit 1 aspiration windows, bit 2 repetition
+;                         and 50-move draws scored by ply (draw.asm), bit 3
+;                         time overflow ("deep think", not built)
 ;   02h  P_PAWN   w  256  material values (the exchange evaluator keeps the
 ;   04h  P_KNIGHT w  768    attacker array's 4-bit values P1 N3 B3 R5 Q9)
 ;   06h  P_BISHOP w  768
@@ -39,6 +40,10 @@
 ;   1Ch  P_DVMAJ  w  -64  development: a rook or queen moved early
 ;   1Eh  P_DVMNO  b  7    ... "early" = before this move number
 ;   20h  P_BCCLMP w  192  board control plus development change clamped
+;   22h  P_DRAWW  w  25   #12: the draw window: a draw at ply n scores
+;                         min(n, this) for the engine, and scores positive
+;                         for the engine move up by this (the seed's 100 of
+;                         its 1,000 a pawn)
 ;
 ;   issue #11, Cray Blitz's knowledge (knowledge.asm; 22h-3Fh are left to the
 ;   search parameters of issue #12). Each word multiplies a count in White's
@@ -93,6 +98,7 @@ P_DVKMV  EQU    PRM+1Ah
 P_DVMAJ  EQU    PRM+1Ch
 P_DVMNO  EQU    PRM+1Eh
 P_BCCLMP EQU    PRM+20h
+P_DRAWW  EQU    PRM+22h
 ; issue #11: the knowledge weights (knowledge.asm), consecutive words
 P_DOUBL  EQU    PRM+40h
 P_ISOOP  EQU    PRM+42h
@@ -133,6 +139,7 @@ DEFPRM: DB      00h,0           ; P_FLAGS
         DW      -64,192,-64,-64 ; P_DVMIN, P_DVCAS, P_DVKMV, P_DVMAJ
         DB      7,0             ; P_DVMNO
         DW      192             ; P_BCCLMP
+        DW      25              ; P_DRAWW
         ; issue #11: the knowledge weights, from offset 40h
         DS      40h-($-DEFPRM)
         DW      -40,-48,-24,-40,-24     ; P_DOUBL .. P_BKWCL

@@ -169,6 +169,12 @@ CMOVE:  CALL    GETB
         CP      HISTEND >> 8
         LD      A,EHFULL
         JP      NC,CMDERR
+        IF      BUILD == B_FULL
+        PUSH    HL              ; the position left, into the game's history
+        CALL    GHPUSH          ; (draw.asm)
+        POP     HL
+        LD      DE,(HISTP)
+        ENDIF
         PUSH    DE
         LD      BC,6
         LDIR                    ; the entry, into the history
@@ -176,6 +182,9 @@ CMOVE:  CALL    GETB
         POP     HL
         LD      (LASTMV),HL
         CALL    MOVE
+        IF      BUILD == B_FULL
+        CALL    GHMOVE          ; the halfmove clock (draw.asm)
+        ENDIF
         CALL    FLIP
         OR      A               ; Black has moved: the next move number
         JP      NZ,PUTOK
@@ -218,6 +227,9 @@ CUNDO:  LD      HL,(HISTP)
         LD      DE,-6
         ADD     HL,DE
 .set:   LD      (LASTMV),HL
+        IF      BUILD == B_FULL
+        CALL    GHPOP           ; the game's history (draw.asm)
+        ENDIF
         JP      PUTOK
 
 ; CPERFT: 'P' depth -> 00 count(4, LE)

@@ -230,6 +230,7 @@ POINTS: LD      HL,NEVAL
         POP     DE
         ADD     HL,DE
         LD      (BK_TOT),HL
+        CALL    DSHIFT          ; the draw window (draw.asm)
         LD      A,(COLOR)
         OR      A
         CALL    Z,NEGHL         ; the side now to move's view

@@ -209,7 +209,19 @@ SRCH:   PUSH    IX
         JP      .cut
 .gen:
         IF      BUILD == B_FULL
-        LD      A,(P_FLAGS)     ; bit 0: the transposition table (craft.asm)
+        LD      A,(P_FLAGS)     ; bit 2: repetition and 50-move draws, tested
+        AND     4               ; before the table is asked (draw.asm)
+        JR      Z,.nodr
+        PUSH    HL
+        PUSH    DE
+        CALL    DRAWCK
+        POP     DE
+        JR      NC,.nodr0
+        POP     DE
+        EX      DE,HL           ; the draw's value
+        JR      .setv
+.nodr0: POP     HL
+.nodr:  LD      A,(P_FLAGS)     ; bit 0: the transposition table (craft.asm)
         RRCA
         JR      NC,.gen0
         LD      A,(PLYMAX)
@@ -228,7 +240,7 @@ SRCH:   PUSH    IX
         DEC     A
         JP      NZ,.cut         ; a bound at or above beta
         EX      DE,HL           ; the node's value, from the table
-        LD      A,(IX+F_PLY)
+.setv:  LD      A,(IX+F_PLY)
         CALL    SCADR
         LD      (HL),E
         INC     L

@@ -567,6 +567,17 @@ impl Engine {
         self.command(CMD_MOVENO, &[n]).map(drop)
     }
 
+    /// The full build's halfmove clock for the position just set up (plies since the last
+    /// capture or pawn move, for the 50-move rule; kept at 255 beyond); the period builds
+    /// know no such rule and are not asked.
+    pub fn set_halfmove_clock(&mut self, plies: u32) -> Result<(), FirmwareError> {
+        if self.build != Build::Full {
+            return Ok(());
+        }
+        self.command(CMD_HALFMOVE, &[plies.min(255) as u8])
+            .map(drop)
+    }
+
     /// Search the side to move to `level` plies (1..=8); `iterate`: depth 1, 2, ... level,
     /// reporting each.
     pub fn search(&mut self, level: u8, iterate: bool) -> Result<SearchResult, FirmwareError> {

@@ -99,7 +99,7 @@ pub const PARAMS: &[ParamDef] = &[
         Kind::Flags,
         0,
         0x0F,
-        "search additions on: bit 0 transposition table, 1 aspiration, 2 draw window, 3 time overflow (none built yet: no effect)",
+        "search additions on: bit 0 transposition table, 1 aspiration windows, 2 repetition and 50-move draws scored by ply (P_DRAWW), 3 time overflow (not built: no effect)",
     ),
     p("P_PAWN", Kind::Word, 0, 512, "material: a pawn"),
     p("P_KNIGHT", Kind::Word, 0, 1536, "material: a knight"),
@@ -176,6 +176,13 @@ pub const PARAMS: &[ParamDef] = &[
         0,
         2048,
         "board control plus development change clamped to +-this",
+    ),
+    p(
+        "P_DRAWW",
+        Kind::Word,
+        0,
+        255,
+        "draw window (#12, P_FLAGS bit 2): a repetition or 50-move draw at ply n scores min(n, this) for the engine, and scores positive for the engine move up by this",
     ),
     // Issue #11: Cray Blitz's knowledge (asm/knowledge.asm), offsets 40h.., each a weight per
     // counted feature in White's view (White's count minus Black's).

@@ -14,6 +14,8 @@ pub const CMD_ATTACK: u8 = b'A';
 pub const CMD_XCHNG: u8 = b'X';
 pub const CMD_XARRAY: u8 = b'Y';
 pub const CMD_MOVENO: u8 = b'O';
+/// Full build: the halfmove clock of the position set up (`asm/draw.asm`).
+pub const CMD_HALFMOVE: u8 = b'H';
 pub const CMD_SEARCH: u8 = b'G';
 
 /// (code, symbol in io.asm, meaning)

@@ -56,6 +56,7 @@ pub fn load(engine: &mut Engine, pos: &Chess) -> Result<(), FirmwareError> {
         }
     }
     engine.set_position(pos)?;
+    engine.set_halfmove_clock(pos.halfmoves())?;
     engine.set_move_number(move_number(pos))
 }
 

@@ -17,7 +17,7 @@ use super::cli::DEFAULT_DIR;
 use super::store::{material_name, Store};
 use super::{generate, men, Metric, TablebaseError, Val};
 use crate::firmware::params::ParamFile;
-use crate::firmware::{sargon, Build, Engine};
+use crate::firmware::{sargon, Build, Engine, FwMove};
 use crate::machine::PERIOD_HZ;
 use shakmaty::{san::SanPlus, Chess, Color, Move, Position};
 use std::collections::HashMap;
@@ -242,6 +242,9 @@ pub fn play_game(
         engine_tstates: 0,
     };
     let mut pos = start;
+    // The game is played into the firmware move by move, so that the full build sees its
+    // history (repetitions, the 50-move rule).
+    sargon::load(engine, &pos)?;
     let mut seen: HashMap<String, u32> = HashMap::new();
     let mut plies = 0;
     let pieces0 = material(&pos);
@@ -289,7 +292,6 @@ pub fn play_game(
         }
         let m = if pos.turn() == us {
             let before = store.probe(&pos)?;
-            sargon::load(engine, &pos)?;
             let r = engine.search(level, false)?;
             g.engine_moves += 1;
             g.engine_tstates += r.tstates;
@@ -320,6 +322,12 @@ pub fn play_game(
         } else {
             table_move(store, &pos, rng)?
         };
+        if engine.play(FwMove::from_move(&m)).is_err() {
+            // (the firmware's history is full: the position after the move, set up)
+            let mut after = pos.clone();
+            after.play_unchecked(m.clone());
+            sargon::load(engine, &after)?;
+        }
         pos.play_unchecked(m);
         plies += 1;
     }
