@@ -428,10 +428,8 @@ impl Bus for MachineBus {
     fn port_out(&mut self, port: u16, value: u8, _t: TStates) {
         match port as u8 {
             PORT_DATA => self.output.push(value),
-            PORT_EXIT => {
-                if self.stop.is_none() {
-                    self.stop = Some(StopReason::Exit(value));
-                }
+            PORT_EXIT if self.stop.is_none() => {
+                self.stop = Some(StopReason::Exit(value));
             }
             PORT_PAGE => self.select_page(value),
             _ => {}

@@ -207,7 +207,7 @@ fn szxy(r: u8) -> u8 {
     flag(r & 0x80 != 0, S) | flag(r == 0, Z) | (r & (Y | X))
 }
 fn szxyp(r: u8) -> u8 {
-    szxy(r) | flag(r.count_ones() % 2 == 0, PV)
+    szxy(r) | flag(r.count_ones().is_multiple_of(2), PV)
 }
 
 fn add(a: u8, b: u8, c: u8) -> (u8, u8) {

@@ -39,7 +39,16 @@ fn best(flags: u8, fen: &str, halfmove: Option<u32>, moves: &[&str], level: u8) 
 
 /// (what it shows, FEN, moves played into the firmware, level, the move with draw scores on
 /// (P_FLAGS bit 2), the move with them off).
-const ROWS: &[(&str, &str, &[&str], u8, &str, &str)] = &[
+type Row = (
+    &'static str,
+    &'static str,
+    &'static [&'static str],
+    u8,
+    &'static str,
+    &'static str,
+);
+
+const ROWS: &[Row] = &[
     // A rook down: Kg1-h1 repeats the position after 1.Kh1 (the kings went h1/h8 and back).
     (
         "behind, the engine takes a repetition",

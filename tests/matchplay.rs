@@ -207,7 +207,7 @@ fn a_parameter_file_is_loaded_and_named() {
         &[&spec, "full", "--games", "2", "--level", "1", "--jobs", "2"],
         &tmp("params.pgn"),
     );
-    assert_eq!(tags(&pgn, "WhiteZ80Params"), [hash.clone()]);
+    assert_eq!(tags(&pgn, "WhiteZ80Params"), std::slice::from_ref(&hash));
     assert_eq!(tags(&pgn, "BlackZ80Params"), [hash]);
     assert_eq!(tags(&pgn, "WhiteZ80Build"), ["full"; 2]);
     check_closing(&out, &pgn, &spec, "full");

@@ -47,6 +47,7 @@ fn cases() -> Vec<Case> {
     out
 }
 
+#[allow(clippy::result_large_err)] // shakmaty's error type, handled at once
 fn position(text: &str) -> Chess {
     let fen: Fen = text.parse().unwrap();
     // perft.epd line 56 (B6b/8/8/8/2K5/5k2/8/b6B b - -) is a double check by two bishops on
@@ -64,7 +65,7 @@ fn diagnose(engine: &mut Engine, pos: &Chess, depth: u8) -> String {
         .iter()
         .map(|m| {
             let mut p = pos.clone();
-            p.play_unchecked(m.clone());
+            p.play_unchecked(*m);
             (FwMove::from_move(m), shakmaty::perft(&p, depth as u32 - 1))
         })
         .collect();

@@ -79,12 +79,12 @@ fn mate_in(pos: &Chess, n: u32) -> bool {
     n > 0
         && pos.legal_moves().iter().any(|m| {
             let mut p = pos.clone();
-            p.play_unchecked(m.clone());
+            p.play_unchecked(*m);
             p.is_checkmate()
                 || (!p.legal_moves().is_empty()
                     && p.legal_moves().iter().all(|r| {
                         let mut q = p.clone();
-                        q.play_unchecked(r.clone());
+                        q.play_unchecked(*r);
                         mate_in(&q, n - 1)
                     }))
         })
@@ -95,7 +95,7 @@ fn mated_next(pos: &Chess) -> bool {
     !pos.legal_moves().is_empty()
         && pos.legal_moves().iter().all(|m| {
             let mut p = pos.clone();
-            p.play_unchecked(m.clone());
+            p.play_unchecked(*m);
             mate_in(&p, 1)
         })
 }

@@ -331,10 +331,7 @@ pub fn parse_fen(fen: &str) -> Result<Chess, FirmwareError> {
 
 /// The position's moves in the firmware's terms, from shakmaty (for cross-checks).
 pub fn reference_moves(pos: &Chess) -> Vec<FwMove> {
-    pos.legal_moves()
-        .iter()
-        .map(|m| FwMove::from_move(m))
-        .collect()
+    pos.legal_moves().iter().map(FwMove::from_move).collect()
 }
 
 /// A search score, from the view of the side the engine plays (the root's side to move).

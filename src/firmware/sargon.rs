@@ -36,7 +36,7 @@ pub fn is_book_position(pos: &Chess) -> bool {
     same(pos, &start)
         || start.legal_moves().iter().any(|m| {
             let mut after = start.clone();
-            after.play_unchecked(m.clone());
+            after.play_unchecked(*m);
             same(pos, &after)
         })
 }
@@ -49,7 +49,7 @@ pub fn load(engine: &mut Engine, pos: &Chess) -> Result<(), FirmwareError> {
     }
     for m in start.legal_moves() {
         let mut after = start.clone();
-        after.play_unchecked(m.clone());
+        after.play_unchecked(m);
         if same(pos, &after) {
             engine.new_game()?;
             return engine.play(FwMove::from_move(&m));

@@ -325,7 +325,7 @@ pub fn play_game(
         if engine.play(FwMove::from_move(&m)).is_err() {
             // (the firmware's history is full: the position after the move, set up)
             let mut after = pos.clone();
-            after.play_unchecked(m.clone());
+            after.play_unchecked(m);
             sargon::load(engine, &after)?;
         }
         pos.play_unchecked(m);

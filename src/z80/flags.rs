@@ -25,7 +25,7 @@ const fn build(parity: bool) -> [u8; 256] {
         if v == 0 {
             f |= Z;
         }
-        if parity && v.count_ones() % 2 == 0 {
+        if parity && v.count_ones().is_multiple_of(2) {
             f |= PV;
         }
         t[i] = f;
