@@ -43,6 +43,8 @@
 ;   'V' blk off n       full build: read one -> 00 b[n]
 ;   'H' n               full build: the halfmove clock of the position set up
 ;                       (draw.asm) -> 00
+;   'T' left[3] togo inc[2]  full build: the time (time.asm) for 'G' flags bit 1
+;                       -> 00 target[2] hard[2]
 ;
 ; ERROR CODES
 ENOMOVE EQU     01h             ; the move is not one of the position's moves
@@ -161,6 +163,8 @@ CMDTAB: DB      'I'
         DW      CPARV
         DB      'H'
         DW      CHALF
+        DB      'T'
+        DW      CTIME
         ENDIF
         DB      0
 

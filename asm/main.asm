@@ -102,6 +102,7 @@ CLRRAM: LD      HL,RAMBOT
         INCLUDE "kpend.asm"
         INCLUDE "endgame.asm"
         INCLUDE "draw.asm"
+        INCLUDE "time.asm"
         ENDIF
 
 ROMEND:

@@ -186,8 +186,12 @@ SRCH:   PUSH    IX
         LD      (ABORT),A
 .room:  IN      A,(PPOLL)       ; the host's "move now"
         AND     2
-        JR      Z,.go
+        JR      Z,.go0
         LD      (ABORT),A
+.go0:
+        IF      BUILD == B_FULL
+        CALL    TMPOLL          ; time.asm: a timed search's limit
+        ENDIF
 .go:    LD      A,(ABORT)
         OR      A
         JP      NZ,.cut
@@ -271,9 +275,16 @@ SRCH:   PUSH    IX
         CALL    NC,TTFRONT
 .head0:
         ENDIF
+        IF      BUILD == B_FULL
+        CALL    TMFRONT         ; time.asm: the root's last best first
+        ENDIF
         LD      (IX+F_NEXT),L
         LD      (IX+F_NEXT+1),H
-.loop:  LD      A,(ABORT)
+.loop:
+        IF      BUILD == B_FULL
+        CALL    TMPOLL          ; (a leaf loop is the longest stretch)
+        ENDIF
+        LD      A,(ABORT)
         OR      A
         JP      NZ,.cut
         LD      L,(IX+F_NEXT)
@@ -436,6 +447,7 @@ SRCH:   PUSH    IX
         LD      L,(IX+F_ENTRY)  ; at the root: the chosen move
         LD      H,(IX+F_ENTRY+1)
         LD      (BESTM),HL
+        CALL    TMROOT          ; time.asm: a fail low?
         LD      HL,MATEMIN      ; a forced mate for the engine: stop here
         CALL    CMPW
         JP      C,.next
@@ -614,6 +626,12 @@ BOOK:   LD      HL,BOOKE
 CSRCH:  CALL    GETB
         LD      (SLEVEL),A
         CALL    GETB
+        IF      BUILD == B_FULL
+        BIT     1,A             ; timed (time.asm): iterating
+        JR      Z,.fl
+        SET     0,A
+.fl:
+        ENDIF
         LD      (SFLAGS),A
         LD      A,(SLEVEL)
         DEC     A
@@ -646,6 +664,7 @@ CSRCH:  CALL    GETB
         CALL    SELPRM          ; the opening's parameter block
         LD      HL,TTAGE        ; a new search: older entries may go first
         INC     (HL)
+        CALL    TMSTART         ; time.asm: the clock, when timed
         ENDIF
         CALL    PUTOK
         LD      A,(SFLAGS)
@@ -657,6 +676,7 @@ CSRCH:  CALL    GETB
 .iter:  LD      A,(ITDEP)
         LD      (PLYMAX),A
         IF      BUILD == B_FULL
+        CALL    TMITER          ; time.asm: this depth's limit
         CALL    ASPBEG          ; craft.asm: a window round the last score
 .asp:   CALL    FNDMOV
         CALL    ASPCHK          ; failed high or low: again, full window
@@ -687,6 +707,10 @@ CSRCH:  CALL    GETB
         LD      A,(ITDEP)
         CALL    PUTB
         CALL    PUTBM
+        IF      BUILD == B_FULL
+        CALL    TMNEXT          ; time.asm: time for another depth?
+        JR      C,.fin
+        ENDIF
         LD      A,(SLEVEL)
         LD      B,A
         LD      A,(ITDEP)
@@ -695,7 +719,11 @@ CSRCH:  CALL    GETB
         INC     A
         LD      (ITDEP),A
         JR      .iter
-.stop:  LD      A,(OVFLW)       ; kind 3: a list or the stack overflowed
+.stop:
+        IF      BUILD == B_FULL
+        CALL    TMSTOP          ; time.asm: a fail low's better move
+        ENDIF
+        LD      A,(OVFLW)       ; kind 3: a list or the stack overflowed
         OR      A
         LD      A,2
         JR      Z,.sk

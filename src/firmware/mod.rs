@@ -118,6 +118,18 @@ pub enum FirmwareError {
     Position(String),
 }
 
+/// The unit of the full build's clock arithmetic (`asm/time.asm`): 65,536 T-states.
+pub const TICK: TStates = 65_536;
+
+/// A move's time as the full build computed it from `'T'`, in T-states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeBudget {
+    /// What the move should take.
+    pub target: TStates,
+    /// What it never passes (the search stops itself a little before).
+    pub hard: TStates,
+}
+
 /// The answer of a perft run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Perft {
@@ -484,9 +496,19 @@ impl Engine {
     /// Start a search without waiting for it: drive it with [`Engine::poll_search`] in slices
     /// of T-states (for period-speed pacing, a clock, or a "move now" key).
     pub fn start_search(&mut self, level: u8, iterate: bool) {
+        self.send_search(level, iterate as u8);
+    }
+
+    /// Start a search that keeps its own time (full build: the budget given by
+    /// [`Engine::set_time`]), iterating up to `level` plies.
+    pub fn start_timed_search(&mut self, level: u8) {
+        self.send_search(level, 3);
+    }
+
+    fn send_search(&mut self, level: u8, flags: u8) {
         self.machine.take_output();
         self.machine.bus.move_now = false;
-        self.machine.send(&[CMD_SEARCH, level, iterate as u8]);
+        self.machine.send(&[CMD_SEARCH, level, flags]);
         self.search_start = Some(self.tstates());
     }
 
@@ -562,6 +584,39 @@ impl Engine {
     /// Set the move number (1: the opening book answers, whatever the position).
     pub fn set_move_number(&mut self, n: u8) -> Result<(), FirmwareError> {
         self.command(CMD_MOVENO, &[n]).map(drop)
+    }
+
+    /// The full build's time for the next timed search ([`Engine::start_timed_search`]): the
+    /// time left and the increment in T-states, the moves to the next control (0: all the
+    /// rest). The firmware answers with the move's target and its hard limit (T-states, in
+    /// units of 65,536: `asm/time.asm` says how it computes them).
+    pub fn set_time(
+        &mut self,
+        left: TStates,
+        moves_to_go: u32,
+        increment: TStates,
+    ) -> Result<TimeBudget, FirmwareError> {
+        if self.build != Build::Full {
+            return Err(FirmwareError::Position(format!(
+                "the {} build keeps no time: only the full build has a clock (time.asm)",
+                self.build
+            )));
+        }
+        let ticks = |t: TStates, max: u64| (t / TICK).min(max);
+        let l = ticks(left, 0xFF_FFFF).to_le_bytes();
+        let i = ticks(increment, 0xFFFF).to_le_bytes();
+        let togo = moves_to_go.min(255) as u8;
+        let r = self.command(CMD_TIME, &[l[0], l[1], l[2], togo, i[0], i[1]])?;
+        if r.len() != 4 {
+            return Err(FirmwareError::Protocol {
+                command: 'T',
+                detail: format!("{} bytes", r.len()),
+            });
+        }
+        Ok(TimeBudget {
+            target: u16::from_le_bytes([r[0], r[1]]) as u64 * TICK,
+            hard: u16::from_le_bytes([r[2], r[3]]) as u64 * TICK,
+        })
     }
 
     /// The full build's halfmove clock for the position just set up (plies since the last

@@ -16,6 +16,8 @@ pub const CMD_XARRAY: u8 = b'Y';
 pub const CMD_MOVENO: u8 = b'O';
 /// Full build: the halfmove clock of the position set up (`asm/draw.asm`).
 pub const CMD_HALFMOVE: u8 = b'H';
+/// Full build: the time for the next timed search (`asm/time.asm`).
+pub const CMD_TIME: u8 = b'T';
 pub const CMD_SEARCH: u8 = b'G';
 
 /// (code, symbol in io.asm, meaning)

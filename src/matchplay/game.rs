@@ -5,7 +5,6 @@ use super::openings::{key, Opening};
 use super::player::{Budget, Player};
 use super::spec::{EngineSpec, TimeControl};
 use crate::firmware::params::ParamFile;
-use crate::play::pace::STOP_LATENCY_T;
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, Move, Position};
 
@@ -180,7 +179,6 @@ pub fn play(
     if let TimeControl::Tournament { seconds, .. } = tc {
         left = [seconds, seconds];
     }
-    let latency = STOP_LATENCY_T as f64 / clock_hz as f64;
     loop {
         if let Some(o) = judge(&pos, &keys, plies.len()) {
             return record(plies, o);
@@ -190,17 +188,10 @@ pub fn play(
         let budget = match tc {
             TimeControl::Level(l) => Budget::Depth(l),
             TimeControl::MoveTime(s) => Budget::Seconds(s),
-            TimeControl::Tournament { moves, .. } => {
-                // Until the firmware keeps its own time: an even share of what is left until
-                // the control, less the firmware's stop latency (so its flag does not fall).
-                let to_go = moves - made[i] % moves;
-                let share = left[i] / to_go as f64;
-                let s = match players[i] {
-                    Player::Firmware(_) => (share - latency).max(share / 2.0),
-                    Player::Uci(_) => share,
-                };
-                Budget::Seconds(s.max(1e-6))
-            }
+            TimeControl::Tournament { moves, .. } => Budget::Clock {
+                left: left[i],
+                to_go: moves - made[i] % moves,
+            },
         };
         let (choice, thought) = match players[i].think(&pos, budget) {
             Ok(c) => c,

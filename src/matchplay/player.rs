@@ -24,6 +24,23 @@ pub enum Budget {
     Depth(u8),
     /// Emulated seconds (T-states = seconds × clock) for a build; wall seconds for a UCI engine.
     Seconds(f64),
+    /// A tournament clock: seconds left and moves to the control. The full build gets it
+    /// (`'T'`) and keeps its own time (`asm/time.asm`); the period builds and UCI engines get
+    /// an even share of it as [`Budget::Seconds`] (less the firmware's stop latency).
+    Clock { left: f64, to_go: u32 },
+}
+
+impl Budget {
+    /// What a player that keeps no time gets: a fixed depth, or seconds for this move.
+    pub fn share(self, latency: f64) -> Budget {
+        match self {
+            Budget::Clock { left, to_go } => {
+                let share = left / to_go.max(1) as f64;
+                Budget::Seconds((share - latency).max(share / 2.0).max(1e-6))
+            }
+            b => b,
+        }
+    }
 }
 
 /// A move chosen, with what the engine said about it.
@@ -157,8 +174,35 @@ impl FirmwarePlayer {
                 .map_err(|e| e.to_string())?;
         }
         let engine = &mut self.game.engine;
+        let latency = crate::play::pace::STOP_LATENCY_T as f64 / self.clock_hz as f64;
+        let budget = match budget {
+            Budget::Clock { .. } if engine.build != crate::firmware::Build::Full => {
+                budget.share(latency)
+            }
+            b => b,
+        };
         let r = match budget {
             Budget::Depth(d) => Search::start(engine, d).finish(engine)?,
+            Budget::Clock { left, to_go } => {
+                // The full build keeps its own time; the host stops it only past the hard
+                // limit it answered (which it never reaches).
+                let left_t = (left.max(0.0) * self.clock_hz as f64) as u64;
+                let b = engine
+                    .set_time(left_t, to_go, 0)
+                    .map_err(|e| e.to_string())?;
+                let mut search = Search::timed(engine, crate::play::MAX_DEPTH);
+                let stop_at = b.hard + crate::play::pace::STOP_LATENCY_T;
+                loop {
+                    let left = stop_at.saturating_sub(search.tstates).max(1);
+                    if let Some(r) = search.step(engine, left)? {
+                        break r;
+                    }
+                    if search.tstates >= stop_at {
+                        search.stop(engine);
+                        break search.finish(engine)?;
+                    }
+                }
+            }
             Budget::Seconds(s) => {
                 // The budget in T-states, then MOVE-NOW (the firmware answers within about
                 // STOP_LATENCY_T with its last completed depth's move).
@@ -337,7 +381,7 @@ impl UciPlayer {
             position.push_str(&self.moves.join(" "));
         }
         self.send(&position)?;
-        let (go, limit) = match budget {
+        let (go, limit) = match budget.share(0.0) {
             Budget::Depth(d) => (format!("go depth {d}"), Duration::from_secs(600)),
             Budget::Seconds(s) => {
                 let ms = (s * 1000.0).round().max(1.0) as u64;
@@ -346,6 +390,7 @@ impl UciPlayer {
                     Duration::from_millis(ms * 4) + Duration::from_secs(30),
                 )
             }
+            Budget::Clock { .. } => unreachable!("share() gives seconds"),
         };
         self.send(&go)?;
         let t0 = Instant::now();

@@ -127,6 +127,17 @@ impl Search {
     /// Start an iterative search to `level` plies (each completed depth is reported).
     pub fn start(engine: &mut Engine, level: u8) -> Search {
         engine.start_search(level, true);
+        Search::begun(level)
+    }
+
+    /// Start a search that keeps its own time (the full build, after [`Engine::set_time`]),
+    /// iterating up to `level` plies.
+    pub fn timed(engine: &mut Engine, level: u8) -> Search {
+        engine.start_timed_search(level);
+        Search::begun(level)
+    }
+
+    fn begun(level: u8) -> Search {
         Search {
             level,
             wall_start: Instant::now(),
