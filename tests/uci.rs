@@ -44,6 +44,7 @@ fn handshake_options_and_bad_lines() {
     for o in [
         "Level",
         "Build",
+        "Ponder",
         "PeriodSpeed",
         "ClockHz",
         "P_PAWN",
@@ -190,6 +191,49 @@ fn readyok_and_stop_during_a_search() {
     e.send("go wtime 1000 btime 1000 winc 0 binc 0");
     let lines = e.until("bestmove");
     legal(&pos, &bestmove(&lines));
+    e.quit();
+}
+
+#[test]
+fn ponder_then_ponderhit_or_stop_gives_one_bestmove() {
+    let mut e = Engine::start("uci");
+    e.send("uci");
+    e.until("uciok");
+    e.send("setoption name Ponder value true");
+    let moves = ["e2e4", "e7e5", "g1f3", "b8c6"];
+    e.send(&format!("position startpos moves {}", moves.join(" ")));
+    let pos = shakmaty_after(&moves);
+    // Pondering has no limit: only ponderhit (or stop) ends it.
+    e.send("go ponder wtime 3000 btime 3000");
+    e.send("isready");
+    let lines = e.until("readyok");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    // ponderhit: the same search goes on with the clock's time, then answers once.
+    e.send("ponderhit");
+    let lines = e.until("bestmove");
+    legal(&pos, &bestmove(&lines));
+    e.send("isready");
+    assert_eq!(e.line(), "readyok", "exactly one bestmove after ponderhit");
+    // stop during a ponder: one bestmove too.
+    e.send("go ponder wtime 3000 btime 3000");
+    e.send("isready");
+    e.until("readyok");
+    e.send("stop");
+    let lines = e.until("bestmove");
+    legal(&pos, &bestmove(&lines));
+    e.send("isready");
+    assert_eq!(e.line(), "readyok", "exactly one bestmove after stop");
+    // The full build under a clock keeps its own time.
+    e.send("setoption name Build value full");
+    e.send(&format!("position startpos moves {}", moves.join(" ")));
+    e.send("go wtime 4000 btime 4000 movestogo 20");
+    let lines = e.until("bestmove");
+    legal(&pos, &bestmove(&lines));
+    e.send("isready");
+    assert_eq!(e.line(), "readyok");
     e.quit();
 }
 

@@ -10,7 +10,13 @@
 //!   1978 test-suite convention ([`crate::firmware::sargon::load`]).
 //! - `go depth N` searches min(N, 8) plies; `go movetime`, `wtime/btime/winc/binc/movestogo`
 //!   search to the Level and send "move now" when the budget runs out (emulated time with
-//!   PeriodSpeed on, wall time otherwise); `go infinite` searches 8 plies and waits for `stop`.
+//!   PeriodSpeed on, wall time otherwise); the full build under `wtime/btime` keeps its own
+//!   time instead (`'T'`, `asm/time.asm`: target, deep think, a hard limit; the host only
+//!   guards the hard limit). `go infinite` searches 8 plies and waits for `stop`.
+//! - Pondering (option Ponder): `go ponder ...` searches the position after the expected
+//!   reply without a limit; `ponderhit` turns that same search into the real one, with the
+//!   time `go ponder` gave counted from the `ponderhit` (the work done carries over: nothing
+//!   is searched again); `stop` ends it with a `bestmove`. One `bestmove` either way.
 //! - Scores: `score cp` = (byte - 128) * 100 / 8 from the side to move's view, relative to the
 //!   static evaluation of the root (the firmware's scale); the mate scores FFh and 01h become
 //!   `score mate N` / `score mate -N` with N estimated from the depth that first saw the mate
@@ -20,7 +26,7 @@
 //! - A malformed line is ignored, with an `info string` saying why.
 
 use super::game::Game;
-use super::pace::{Pace, Search};
+use super::pace::{Pace, Search, STOP_LATENCY_T};
 use crate::firmware::{parse_fen, Build, SearchKind, SearchResult};
 use crate::machine::PERIOD_HZ;
 use shakmaty::uci::UciMove;
@@ -96,7 +102,23 @@ pub fn parse_go(args: &[&str]) -> Result<Go, String> {
     Ok(g)
 }
 
+/// What arrived while the firmware searched.
+#[derive(Default)]
+struct Heard {
+    stop: bool,
+    ponderhit: bool,
+}
+
 impl Go {
+    /// The clock of `side` in milliseconds: (time left, increment), if `go` gave one.
+    pub fn clock(&self, side: Color) -> Option<(u64, u64)> {
+        let (t, inc) = match side {
+            Color::White => (self.wtime?, self.winc.unwrap_or(0)),
+            Color::Black => (self.btime?, self.binc.unwrap_or(0)),
+        };
+        Some((t.max(0) as u64, inc.max(0) as u64))
+    }
+
     /// The time to think, from the clock of `side` (None: no limit).
     pub fn budget(&self, side: Color) -> Option<Duration> {
         if let Some(ms) = self.movetime {
@@ -217,6 +239,7 @@ impl Uci<'_> {
                         p.def.name, p.values[0], p.def.min, p.def.max
                     ))?;
                 }
+                self.send("option name Ponder type check default false")?;
                 self.send("option name PeriodSpeed type check default false")?;
                 self.send(&format!(
                     "option name ClockHz type spin default {PERIOD_HZ} min 1000 max 1000000000"
@@ -308,6 +331,13 @@ impl Uci<'_> {
                     ))?;
                 }
             }
+            // The GUI decides when to send `go ponder`; the engine needs no switch of its own.
+            "ponder" => match value.to_ascii_lowercase().as_str() {
+                "true" | "false" => {}
+                _ => self.info(&format!(
+                    "setoption Ponder '{value}': expected true or false; ignored"
+                ))?,
+            },
             "periodspeed" => match value.to_ascii_lowercase().as_str() {
                 "true" => self.period = true,
                 "false" => self.period = false,
@@ -414,18 +444,51 @@ impl Uci<'_> {
             None if go.infinite || go.ponder => super::MAX_DEPTH,
             None => self.level,
         };
-        let budget = if go.infinite || go.ponder {
+        let mut budget = if go.infinite || go.ponder {
             None
         } else {
             go.budget(pos.turn())
         };
-        let wait_for_stop = go.infinite || go.ponder;
+        let mut wait_for_stop = go.infinite || go.ponder;
+        let mut pondering = go.ponder;
         let pace = self.pace();
-        let budget = budget.map(|b| pace.stop_early(b));
+        budget = budget.map(|b| pace.stop_early(b));
         let started = Instant::now();
-        let mut search = Search::start(&mut self.game.engine, level);
+        // The full build under a clock keeps its own time ('T', asm/time.asm): the host only
+        // stops it past the hard limit it answered.
+        let own_clock = match go.clock(pos.turn()) {
+            Some((ms, inc))
+                if self.game.build() == Build::Full
+                    && budget.is_some()
+                    && go.movetime.is_none() =>
+            {
+                let t = |ms: u64| ms * self.clock_hz / 1000;
+                match self
+                    .game
+                    .engine
+                    .set_time(t(ms), go.movestogo.unwrap_or(0), t(inc))
+                {
+                    Ok(b) => {
+                        budget = Some(pace.emulated(b.hard + STOP_LATENCY_T));
+                        true
+                    }
+                    Err(e) => {
+                        self.info(&format!("the firmware refused the clock: {e}"))?;
+                        false
+                    }
+                }
+            }
+            _ => false,
+        };
+        let mut search = if own_clock {
+            Search::timed(&mut self.game.engine, level)
+        } else {
+            Search::start(&mut self.game.engine, level)
+        };
         let mut reported = 0;
-        let mut stop_seen = false;
+        let mut heard = Heard::default();
+        // Pondering: the budget counts from `ponderhit`.
+        let mut since = Duration::ZERO;
         let elapsed = |s: &Search| {
             if pace.realtime {
                 s.emulated(&pace)
@@ -455,20 +518,28 @@ impl Uci<'_> {
                 reported += 1;
             }
             if let Some(r) = done {
-                if !wait_for_stop || stop_seen || self.quit {
+                if !wait_for_stop || heard.stop || self.quit {
                     break r;
                 }
-                // Infinite: the answer waits for `stop`.
-                while !(stop_seen || self.quit) {
+                // Infinite or pondering: the answer waits for `stop` (or `ponderhit`).
+                while !(heard.stop || heard.ponderhit || self.quit) {
                     match self.lines.recv() {
-                        Ok(l) => self.during_search(&l, &mut stop_seen)?,
+                        Ok(l) => self.during_search(&l, &mut heard)?,
                         Err(_) => self.quit = true,
                     }
                 }
                 break r;
             }
+            if heard.ponderhit && pondering {
+                // The opponent played the move pondered on: the search goes on, now with the
+                // time `go ponder` gave, counted from here.
+                pondering = false;
+                wait_for_stop = go.infinite;
+                budget = go.budget(pos.turn()).map(|b| pace.stop_early(b));
+                since = elapsed(&search);
+            }
             if let Some(b) = budget {
-                if !search.stopping && elapsed(&search) >= b {
+                if !search.stopping && elapsed(&search).saturating_sub(since) >= b {
                     search.stop(&mut self.game.engine);
                 }
             }
@@ -497,9 +568,9 @@ impl Uci<'_> {
                 }
             };
             if let Some(l) = got {
-                self.during_search(&l, &mut stop_seen)?;
+                self.during_search(&l, &mut heard)?;
             }
-            if (stop_seen || self.quit) && !search.stopping {
+            if (heard.stop || self.quit) && !search.stopping {
                 search.stop(&mut self.game.engine);
             }
         };
@@ -507,18 +578,22 @@ impl Uci<'_> {
     }
 
     /// A line that arrives while the firmware searches.
-    fn during_search(&mut self, line: &str, stop_seen: &mut bool) -> std::io::Result<()> {
+    fn during_search(&mut self, line: &str, heard: &mut Heard) -> std::io::Result<()> {
         match line.split_whitespace().next() {
             Some("isready") => self.send("readyok"),
             Some("stop") => {
-                *stop_seen = true;
+                heard.stop = true;
                 Ok(())
             }
             Some("quit") => {
                 self.quit = true;
                 Ok(())
             }
-            Some("ponderhit") | None => Ok(()),
+            Some("ponderhit") => {
+                heard.ponderhit = true;
+                Ok(())
+            }
+            None => Ok(()),
             Some(_) => {
                 self.pending.push_back(line.to_string());
                 Ok(())
