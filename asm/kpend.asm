@@ -47,10 +47,12 @@ KPEND:  LD      A,(KV+K_MAT)    ; pieces left (N B R Q) on either side?
 ;     of none of them ("unless the other king supports its pawn") and X
 ;     queening RMARG plies or more before Y's fastest pawn could (its moves
 ;     counted as if its path were free): "at least two moves before";
-;   or on a key square: Y has no pawns, the pawn is not a rook pawn, and X's
-;     king stands on one of the three squares two ranks in front of it (pawn
-;     on its 2nd-4th rank) or of the six one and two ranks in front (5th and
-;     6th).
+;   or by its key squares: Y has no pawns, the pawn is not a rook pawn, and
+;     X's king stands on one of the three squares two ranks in front of it
+;     (pawn on its 2nd-4th rank) or of the six one and two ranks in front (5th
+;     and 6th), or is two king steps nearer to an empty one than Y's king (a
+;     step more when Y is to move: with one step the defending king in front
+;     of the pawn takes the opposition, as the table showed).
 ; HL = +P_RACE (White wins), -P_RACE (Black), else 0. As in POINTS, COLOR
 ; is the side that has just moved: the other side is to move.
 ;   clobbers: all but IX   cost: about 9,000-14,000 T
@@ -249,34 +251,66 @@ RPAWN:  LD      (RS),A
         RET     Z
         CP      7
         RET     Z
-        LD      A,(RXK)         ; X's king within a file
-        LD      D,A
-        LD      A,(RS)
-        LD      E,A
-        CALL    RFD
-        CP      2
-        RET     NC
-        LD      A,D             ; and 2 ranks ahead (pawn on 2nd-4th), or
-        RRCA                    ; 1 or 2 (5th, 6th)
-        RRCA
-        RRCA
-        AND     7
-        LD      HL,RR
-        SUB     (HL)
+        LD      A,(RR)          ; the pawn's key squares: files f-1..f+1,
+        CP      6               ; rank r+2 (pawn on its 2nd-4th rank) or
+        RET     NC              ; r+1 and r+2 (5th, 6th); none on the 7th
         LD      B,A
-        LD      A,(HL)
-        CP      6
-        RET     NC
+        INC     B
         CP      4
-        LD      A,B
-        JR      C,.k2
-        CP      1
-        SCF
-        RET     Z
-.k2:    CP      2
-        SCF
-        RET     Z
+        JR      NC,.kr
+        INC     B
+.kr:    LD      A,(RF)
+        DEC     A
+        LD      C,A
+.kf:    LD      A,B
+        ADD     A,A
+        ADD     A,A
+        ADD     A,A
+        OR      C
+        LD      E,A             ; E = the key square
+        CALL    RKEY
+        RET     C
+        INC     C
+        LD      A,(RF)
+        INC     A
+        CP      C
+        JR      NC,.kf
+        INC     B
+        LD      A,(RR)
+        ADD     A,2
+        CP      B
+        JR      NC,.kr
         OR      A
+        RET
+
+; RKEY: carry if X's king is on the key square E, or is two steps nearer to
+; it (empty) than Y's king, a step more when Y is to move.   keeps: BC
+;   clobbers: A, D, HL
+RKEY:   LD      A,(RXK)
+        CP      E
+        SCF
+        RET     Z
+        LD      L,E
+        LD      H,RVH
+        LD      A,(HL)
+        OR      A
+        RET     NZ              ; occupied
+        LD      A,(RYK)
+        LD      D,A
+        CALL    RDIST
+        PUSH    AF              ; Y's steps
+        LD      A,(RXK)
+        LD      D,A
+        CALL    RDIST
+        LD      D,A
+        LD      A,(RXTM)
+        XOR     1
+        ADD     A,D
+        ADD     A,2
+        LD      D,A             ; X's steps + 2, + 1 when Y is to move
+        POP     AF
+        CP      D
+        CCF
         RET
 
 ; RPASS: carry unless the X pawn (RS, file RF) is passed with its path empty.

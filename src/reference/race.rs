@@ -17,6 +17,10 @@
 //!   not a rook pawn (the three squares two ranks in front for a pawn on its 2nd-4th rank;
 //!   the six squares one and two ranks in front on the 5th and 6th), and Y, to move, cannot
 //!   take that pawn (Y's king not next to it, or X's king next to it too).
+//! - **Key square first** (Y has no pawns, not a rook pawn, Y cannot take the pawn at once):
+//!   X's king is two king steps nearer to an empty key square than Y's king, counting the
+//!   move Y has first when it is to move. (Found by holding candidate rules to the KPK table:
+//!   one step is not enough, the defending king in front of the pawn takes the opposition.)
 //!
 //! Otherwise the routine says nothing. Squares are 0..63 (a1 = 0, h8 = 63).
 
@@ -125,6 +129,19 @@ fn wins(p: &KpPosition, x: usize) -> bool {
         // key square
         if yp.is_empty() && f != 0 && f != 7 && key_square(xk, f, r) && !y_takes {
             return true;
+        }
+        // a key square reached first: X's king (moving now, or a move later when Y is to
+        // move) two steps nearer to an empty key square than Y's king
+        if yp.is_empty() && f != 0 && f != 7 && !y_takes {
+            let late = if x_to_move { 0 } else { 1 };
+            let first = (0..64u8).any(|k| {
+                key_square(k, f, r)
+                    && (k == xk || !occupied(k))
+                    && dist(xk, k) + late + 2 <= dist(yk, k)
+            });
+            if first {
+                return true;
+            }
         }
     }
     false
