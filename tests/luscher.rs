@@ -257,3 +257,54 @@ fn errors_are_named() {
     ));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The bishop's corner bits (29–31: the enemy king ≤ 4, ≤ 2, ≤ 1 king moves from the
+/// nearest corner of the bishop's colour) on hand-made KBNK positions.
+#[test]
+fn corner_feature_on_hand_made_positions() {
+    let corner = |fen: &str, bishop: u8| -> Vec<u8> {
+        bits(vector_of(fen, bishop) >> 29)
+            .into_iter()
+            .map(|b| b + 29)
+            .collect()
+    };
+    // dark-squared bishop c1 (a1 and h8 are its corners); the white king and knight far away
+    // black king a1: 0 from a1
+    assert_eq!(
+        corner("8/8/8/4K3/8/8/8/k1B3N1 w - - 0 1", 2),
+        vec![29, 30, 31]
+    );
+    // b2: 1 from a1
+    assert_eq!(
+        corner("8/8/8/4K3/8/8/1k6/2B3N1 b - - 0 1", 2),
+        vec![29, 30, 31]
+    );
+    // c3: 2 from a1
+    assert_eq!(corner("7K/8/8/8/8/2k5/8/2B3N1 b - - 0 1", 2), vec![29, 30]);
+    // d4: 3 from a1 (4 from h8)
+    assert_eq!(corner("7K/8/8/8/3k4/8/8/2B3N1 b - - 0 1", 2), vec![29]);
+    // e4: 4 from both a1 (4 files) and h8 (4 ranks)
+    assert_eq!(corner("K7/8/8/8/4k3/8/8/2B3N1 b - - 0 1", 2), vec![29]);
+    // the same kings with a light-squared bishop f1 (h1 and a8): a1 and b2 are far from both
+    // (7 and 6 moves), the wrong corner
+    assert!(corner("8/8/8/4K3/8/8/8/k4BN1 w - - 0 1", 5).is_empty());
+    assert!(corner("8/8/8/4K3/8/8/1k6/5BN1 w - - 0 1", 5).is_empty());
+    // g2 is next to h1: 1
+    assert_eq!(
+        corner("8/8/8/4K3/8/8/6k1/5BN1 b - - 0 1", 5),
+        vec![29, 30, 31]
+    );
+    // c5: 3 from a8 (2 files, 3 ranks), 5 from h1
+    assert_eq!(corner("7K/8/8/2k5/8/8/8/5BN1 w - - 0 1", 5), vec![29]);
+    // e6: 4 from a8 (4 files, 2 ranks), 5 from h1
+    assert_eq!(corner("K7/8/4k3/8/8/8/8/5BN1 w - - 0 1", 5), vec![29]);
+    // d3: 4 from h1, 5 from a8; h4: 3 from h1
+    assert_eq!(corner("K7/8/8/8/8/3k4/8/5BN1 b - - 0 1", 5), vec![29]);
+    assert_eq!(corner("K7/8/8/8/7k/8/8/5BN1 w - - 0 1", 5), vec![29]);
+    // the whole vector is the same with colours swapped and the board turned (Black's dark
+    // bishop f8, White's king g7 next to h8)
+    let a = vector_of("8/8/8/4K3/8/8/1k6/2B3N1 b - - 0 1", 2);
+    let b = vector_of("1n3b2/6K1/8/8/3k4/8/8/8 w - - 0 1", 61);
+    assert_eq!(bits(a), bits(b));
+    assert_eq!(a >> 29, 0b111);
+}
