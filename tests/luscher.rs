@@ -308,3 +308,108 @@ fn corner_feature_on_hand_made_positions() {
     assert_eq!(bits(a), bits(b));
     assert_eq!(a >> 29, 0b111);
 }
+
+#[test]
+fn quantise_rounds_to_the_word_and_refuses_what_does_not_fit() {
+    use z80chess::luscher::quant::{quantise, Quantised};
+    use z80chess::tablebase::men::KING;
+    assert_eq!(quantise(0.0), Some(0));
+    assert_eq!(quantise(1.0), Some(64));
+    assert_eq!(
+        quantise(-1.0 / 128.0),
+        Some(-1),
+        "half a unit: away from zero"
+    );
+    assert_eq!(quantise(1.0 / 129.0), Some(0));
+    assert_eq!(quantise(32767.0 / 64.0), Some(32767));
+    assert_eq!(quantise(-512.0), Some(-32768));
+    assert_eq!(quantise(512.0), None);
+    assert_eq!(quantise(f64::NAN), None);
+    // a hand-made model: {}, {0}, {0,1}
+    let cs = ConfigSet::from_masks(vec![0, 1, 3]);
+    let mut m = Model {
+        name: "KRK".into(),
+        max: 32,
+        offset: fit::OFFSET,
+        options: Options::default(),
+        types: vec![(KING, cs, vec![0.3, -7.77, 100.0])],
+    };
+    let q = Quantised::of(&m).unwrap();
+    assert_eq!(q.words, vec![vec![19, -497, 6400]]);
+    assert_eq!(q.model.types[0].2, vec![19.0 / 64.0, -497.0 / 64.0, 100.0]);
+    assert_eq!(q.max_word(), 6400);
+    // the man's sum wraps as the Z80's ADD HL,DE: 30000 + 30000 passes 32767, yet the total
+    // 30000 + 30000 − 30000 comes out exact
+    m.types[0].2 = vec![468.75, 468.75, -468.75];
+    let q = Quantised::of(&m).unwrap();
+    let mut buf = Vec::new();
+    assert_eq!(q.man_value(KING, 0b11, &mut buf), 30000);
+    assert_eq!(q.man_value(KING, 0b01, &mut buf), -5536, "60000 wrapped");
+    // beyond the word: named, not a panic
+    m.types[0].2[1] = 600.0;
+    let e = Quantised::of(&m).expect_err("600 half-moves do not fit");
+    assert!(matches!(e, LuscherError::Range { .. }));
+    assert!(
+        e.to_string()
+            .contains("king configuration 00000001 weight 600"),
+        "{e}"
+    );
+}
+
+#[test]
+fn krk_quantised_is_the_z80_sum_and_keeps_the_engine_scale() {
+    use z80chess::luscher::quant::{engine_score, ENGINE_LIMIT, LWIN, QSCALE};
+    let dir = std::env::temp_dir().join(format!("z80chess-luscher-q-{}", std::process::id()));
+    let l = Layout::parse("KRK").unwrap();
+    let mut s = Settings::for_ending(&l);
+    s.jobs = 2;
+    let r = fit::fit(&dir, "KRK", &s).unwrap();
+    // every word within half a unit of its weight
+    for ((_, _, w), words) in r.model.types.iter().zip(&r.quantised.words) {
+        for (x, &q) in w.iter().zip(words) {
+            assert!((x * QSCALE - q as f64).abs() <= 0.5, "{x} -> {q}");
+        }
+    }
+    // the statistics hardly move: the quantised error within 0.05 half-moves of the float's
+    let (f, q) = (&r.train, &r.train_q);
+    assert!((q.avg_after - f.avg_after).abs() < 0.05, "{f:?} {q:?}");
+    assert!((q.outcome_right() - f.outcome_right()).abs() < 0.2);
+    assert!((q.hit_rate() - f.hit_rate()).abs() < 0.5);
+    assert_eq!(q.avg_before, f.avg_before);
+    // the per-outcome one-ply counts add up to the totals
+    assert_eq!(q.class_positions.iter().sum::<u64>(), q.hit_positions);
+    assert_eq!(q.class_hits.iter().sum::<u64>(), q.hits);
+    // on every KRK position: the Z80's wrapping 16-bit sum equals the host's quantised
+    // evaluation exactly, stays inside the engine's limit, and a won ending (by the
+    // function) scores above every non-won score and below the mates
+    let (_, t) = fit::table(&dir, "KRK").unwrap();
+    let mut cache = std::collections::HashMap::new();
+    let (mut n, mut largest) = (0, 0);
+    for idx in 0..t.data.len() {
+        if t.get(idx).is_none() {
+            continue;
+        }
+        let Some((stm, sq, _)) = t.layout.decode(idx) else {
+            continue;
+        };
+        let men = t.layout.men(&sq);
+        let e = r.quantised.eval(&men, stm);
+        let host = r.quantised.model.eval(&men, stm, &mut cache) * QSCALE;
+        assert_eq!(e as f64, host, "index {idx}");
+        largest = largest.max((e as i32).abs());
+        let score = engine_score(e, r.model.offset);
+        if e as f64 > r.model.offset / 2.0 * QSCALE {
+            assert!(score > LWIN && score < 31936, "{e} -> {score}");
+        } else {
+            assert!(
+                score.abs() < 4096 || score < -LWIN + ENGINE_LIMIT,
+                "{e} -> {score}"
+            );
+        }
+        n += 1;
+    }
+    assert!(n > 50_000, "{n} positions");
+    assert!(largest < ENGINE_LIMIT, "largest |E| {largest}");
+    assert_eq!(largest as f64, (r.train_q.max_abs * QSCALE).round());
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -3,6 +3,7 @@
 use super::configs::bits;
 use super::features::{self, Options};
 use super::fit::{self, type_name, Model, Settings, Stats};
+use super::quant;
 use super::LuscherError;
 use crate::tablebase::{layout::Layout, store, Metric, Store};
 use clap::{Args, Subcommand};
@@ -87,6 +88,16 @@ pub fn report(label: &str, st: &Stats) -> String {
         st.hit_rate(),
         st.random_rate()
     );
+    s += "  one-ply hit rate by database outcome:";
+    for (k, name) in ["win", "draw", "loss"].iter().enumerate() {
+        let (h, r) = st.class_rates(k);
+        s += &format!(
+            " {name} {h:.2}% (random {r:.2}%, {} positions){}",
+            st.class_positions[k],
+            if k < 2 { "," } else { "\n" }
+        );
+    }
+    s += &format!("  largest |evaluation|: {:.2} half-moves\n", st.max_abs);
     s
 }
 
@@ -139,9 +150,36 @@ fn run(args: &LuscherArgs) -> Result<(), LuscherError> {
             if let Some(t) = &r.test {
                 print!("{}", report("test set", t));
             }
+            let q = &r.quantised;
+            println!(
+                "quantised weights: signed 16-bit words, {} units a half-move; largest |weight| {} units",
+                quant::QSCALE,
+                q.max_word()
+            );
+            print!("{}", report("training set, quantised", &r.train_q));
+            if let Some(t) = &r.test_q {
+                print!("{}", report("test set, quantised", t));
+            }
+            let largest = r
+                .test_q
+                .as_ref()
+                .map_or(r.train_q.max_abs, |t| t.max_abs.max(r.train_q.max_abs));
+            let units = (largest * quant::QSCALE).round();
+            println!(
+                "quantised evaluation: largest |E| {units} units, {} the engine's limit {} (won endings at {} + E)",
+                if units < quant::ENGINE_LIMIT as f64 { "within" } else { "beyond (clamped to it on the engine's scale)" },
+                quant::ENGINE_LIMIT,
+                quant::LWIN
+            );
             let path = Model::path(dir, &l.name);
             r.model.save(&path)?;
             println!("model saved to {}", path.display());
+            println!(
+                "quantised: outcome right {:.2}%, one-ply hit rate {:.2}% (random: {:.2}%)",
+                r.train_q.outcome_right(),
+                r.train_q.hit_rate(),
+                r.train_q.random_rate()
+            );
             println!("outcome right: {:.2}%", r.train.outcome_right());
             println!(
                 "one-ply hit rate: {:.2}% (random: {:.2}%)",
@@ -192,6 +230,13 @@ fn run(args: &LuscherArgs) -> Result<(), LuscherError> {
             let mut cache = HashMap::new();
             let e = model.eval(&men, stm, &mut cache);
             println!("evaluation for the side to move: {total:+.3} half-moves (through the cache: {e:+.3})");
+            let q = quant::Quantised::of(&model)?;
+            let eq = q.eval(&men, stm);
+            println!(
+                "quantised: {eq} units ({:+.3} half-moves), engine score {}",
+                eq as f64 / quant::QSCALE,
+                quant::engine_score(eq, model.offset)
+            );
             let l = Layout::parse(&name)?;
             let mut st = Store::new(dir, if l.pawns { Metric::Pawn } else { Metric::Dtm });
             if let Ok(Some(_)) = st.open(&name) {

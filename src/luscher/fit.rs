@@ -24,6 +24,7 @@
 use super::cg;
 use super::configs::ConfigSet;
 use super::features::{self, material, Options};
+use super::quant::Quantised;
 use super::LuscherError;
 use crate::tablebase::men::*;
 use crate::tablebase::{generate, Layout, Metric, Store, Table, Val, ILLEGAL};
@@ -310,6 +311,13 @@ pub struct Stats {
     pub hit_positions: u64,
     pub hits: u64,
     pub random: f64,
+    /// The one-ply figures per database outcome of the position (win, draw, loss for the
+    /// side to move): positions searched, hits, and the random mover's expected hits.
+    pub class_positions: [u64; 3],
+    pub class_hits: [u64; 3],
+    pub class_random: [f64; 3],
+    /// The largest |evaluation| over the set, in half-moves (for the quantised range).
+    pub max_abs: f64,
 }
 
 impl Stats {
@@ -323,6 +331,14 @@ impl Stats {
     pub fn random_rate(&self) -> f64 {
         100.0 * self.random / self.hit_positions.max(1) as f64
     }
+    /// Hit rate and random mover's rate (%) of the positions of one database outcome.
+    pub fn class_rates(&self, class: usize) -> (f64, f64) {
+        let n = self.class_positions[class].max(1) as f64;
+        (
+            100.0 * self.class_hits[class] as f64 / n,
+            100.0 * self.class_random[class] / n,
+        )
+    }
 }
 
 /// Everything a fit produces.
@@ -331,6 +347,10 @@ pub struct FitResult {
     pub iterations: usize,
     pub train: Stats,
     pub test: Option<Stats>,
+    /// The weights as 16-bit words, and the statistics of the model with them.
+    pub quantised: Quantised,
+    pub train_q: Stats,
+    pub test_q: Option<Stats>,
 }
 
 struct Vectors {
@@ -591,17 +611,26 @@ pub fn fit_table(store: &Store, t: &Table, s: &Settings) -> Result<FitResult, Lu
             })
             .collect(),
     };
-    let train_stats = stats(store, t, &model, &train, s.jobs)?;
-    let test_stats = if test.idx.is_empty() {
-        None
-    } else {
-        Some(stats(store, t, &model, &test, s.jobs)?)
+    let quantised = Quantised::of(&model)?;
+    let both = |m: &Model| -> Result<(Stats, Option<Stats>), LuscherError> {
+        let tr = stats(store, t, m, &train, s.jobs)?;
+        let te = if test.idx.is_empty() {
+            None
+        } else {
+            Some(stats(store, t, m, &test, s.jobs)?)
+        };
+        Ok((tr, te))
     };
+    let (train_stats, test_stats) = both(&model)?;
+    let (train_q, test_q) = both(&quantised.model)?;
     Ok(FitResult {
         model,
         iterations,
         train: train_stats,
         test: test_stats,
+        quantised,
+        train_q,
+        test_q,
     })
 }
 
@@ -687,6 +716,7 @@ pub fn stats(
                 };
                 let men = l.men(&sq);
                 let e = model.eval(&men, stm, &mut cache);
+                st.max_abs = st.max_abs.max(e.abs());
                 let r = d.target[p];
                 sa += (r - e).abs();
                 sq2 += (r - e) * (r - e);
@@ -721,12 +751,16 @@ pub fn stats(
                         pick = j;
                     }
                 }
-                st.hit_positions += 1;
-                if moves[pick].1 == best {
-                    st.hits += 1;
-                }
-                st.random +=
+                let class = val_class(d.val[p]);
+                let hit = (moves[pick].1 == best) as u64;
+                let random =
                     moves.iter().filter(|m| m.1 == best).count() as f64 / moves.len() as f64;
+                st.hit_positions += 1;
+                st.hits += hit;
+                st.random += random;
+                st.class_positions[class] += 1;
+                st.class_hits[class] += hit;
+                st.class_random[class] += random;
             }
             st.positions = (c * CHUNK..((c + 1) * CHUNK).min(d.idx.len())).len();
             st.avg_after = sa;
@@ -752,6 +786,12 @@ pub fn stats(
         total.hit_positions += p.hit_positions;
         total.hits += p.hits;
         total.random += p.random;
+        for k in 0..3 {
+            total.class_positions[k] += p.class_positions[k];
+            total.class_hits[k] += p.class_hits[k];
+            total.class_random[k] += p.class_random[k];
+        }
+        total.max_abs = total.max_abs.max(p.max_abs);
     }
     let np = total.positions.max(1) as f64;
     total.avg_after /= np;
