@@ -44,6 +44,9 @@ pub enum LuscherCommand {
         /// Leave out the bishop's corner-of-its-colour feature (bits 29–31).
         #[arg(long)]
         no_corner: bool,
+        /// The one-ply search and the random mover consider promotions to a queen only.
+        #[arg(long)]
+        queen_only: bool,
     },
     /// The active configurations of every man and their weights, with a fitted model.
     Eval {
@@ -112,6 +115,7 @@ fn run(args: &LuscherArgs) -> Result<(), LuscherError> {
             train_share,
             iterations,
             no_corner,
+            queen_only,
         } => {
             let l = Layout::parse(name)?;
             if !(0.0..=1.0).contains(threshold) {
@@ -124,6 +128,7 @@ fn run(args: &LuscherArgs) -> Result<(), LuscherError> {
             s.max_features = *max_features;
             s.jobs = (*jobs).max(1);
             s.max_iter = *iterations;
+            s.queen_only = *queen_only;
             s.options = Options {
                 no_corner: *no_corner,
             };
@@ -166,9 +171,10 @@ fn run(args: &LuscherArgs) -> Result<(), LuscherError> {
                 .map_or(r.train_q.max_abs, |t| t.max_abs.max(r.train_q.max_abs));
             let units = (largest * quant::QSCALE).round();
             println!(
-                "quantised evaluation: largest |E| {units} units, {} the engine's limit {} (won endings at {} + E)",
-                if units < quant::ENGINE_LIMIT as f64 { "within" } else { "beyond (clamped to it on the engine's scale)" },
+                "quantised evaluation: largest |E| {units} units, {} the engine's limit {}{} (won endings at {} + E)",
+                if units < quant::ENGINE_LIMIT as f64 { "within" } else { "beyond" },
                 quant::ENGINE_LIMIT,
+                if units < quant::ENGINE_LIMIT as f64 { "" } else { ", clamped to it there" },
                 quant::LWIN
             );
             let path = Model::path(dir, &l.name);

@@ -73,6 +73,10 @@ pub struct Settings {
     pub test_share: f64,
     pub max_iter: usize,
     pub options: Options,
+    /// The one-ply search and the random mover consider only promotions to a queen (the
+    /// paper does not say whether it counted under-promotions, which tie with the queen's in
+    /// the pawn metric).
+    pub queen_only: bool,
 }
 
 impl Settings {
@@ -94,6 +98,7 @@ impl Settings {
             test_share: test,
             max_iter: 300,
             options: Options::default(),
+            queen_only: false,
         }
     }
 }
@@ -613,11 +618,11 @@ pub fn fit_table(store: &Store, t: &Table, s: &Settings) -> Result<FitResult, Lu
     };
     let quantised = Quantised::of(&model)?;
     let both = |m: &Model| -> Result<(Stats, Option<Stats>), LuscherError> {
-        let tr = stats(store, t, m, &train, s.jobs)?;
+        let tr = stats(store, t, m, &train, s)?;
         let te = if test.idx.is_empty() {
             None
         } else {
-            Some(stats(store, t, m, &test, s.jobs)?)
+            Some(stats(store, t, m, &test, s)?)
         };
         Ok((tr, te))
     };
@@ -696,14 +701,14 @@ pub fn stats(
     t: &Table,
     model: &Model,
     d: &Data,
-    jobs: usize,
+    s: &Settings,
 ) -> Result<Stats, LuscherError> {
     let l = &t.layout;
     const CHUNK: usize = 4096;
     let chunks = d.idx.len().div_ceil(CHUNK);
     let parts = par_map(
         chunks,
-        jobs,
+        s.jobs,
         |c| -> Result<Stats, crate::tablebase::TablebaseError> {
             let mut st = Stats::default();
             let mut cache = HashMap::new();
@@ -726,6 +731,9 @@ pub fn stats(
                 // one-ply search
                 let mut moves: Vec<(f64, i32)> = Vec::new();
                 generate::children(l, t.metric, store, stm, &sq, ep, &mut buf, |child, m| {
+                    if s.queen_only && m.promo != 0 && m.promo != QUEEN {
+                        return;
+                    }
                     let v = match child {
                         generate::Child::In(i) => t.get(i).unwrap_or(Val::Draw),
                         generate::Child::Out(v) => v,
