@@ -356,13 +356,28 @@ fn quantise_rounds_to_the_word_and_refuses_what_does_not_fit() {
     );
 }
 
+/// A temp dir of its own (tests run side by side) and the paper's KRK settings on 2 threads.
+fn krk_settings(tag: &str) -> (std::path::PathBuf, Settings) {
+    let dir = std::env::temp_dir().join(format!("z80chess-luscher-{tag}-{}", std::process::id()));
+    let mut s = Settings::for_ending(&Layout::parse("KRK").unwrap());
+    s.jobs = 2;
+    (dir, s)
+}
+
+/// Every legal KRK position (men, side to move), from the table in `dir`.
+fn krk_positions(dir: &std::path::Path) -> Vec<(z80chess::tablebase::men::Men, u8)> {
+    let (_, t) = fit::table(dir, "KRK").unwrap();
+    (0..t.data.len())
+        .filter(|&idx| t.get(idx).is_some())
+        .filter_map(|idx| t.layout.decode(idx))
+        .map(|(stm, sq, _)| (t.layout.men(&sq), stm))
+        .collect()
+}
+
 #[test]
 fn krk_quantised_is_the_z80_sum_and_keeps_the_engine_scale() {
     use z80chess::luscher::quant::{engine_score, ENGINE_LIMIT, LWIN, QSCALE};
-    let dir = std::env::temp_dir().join(format!("z80chess-luscher-q-{}", std::process::id()));
-    let l = Layout::parse("KRK").unwrap();
-    let mut s = Settings::for_ending(&l);
-    s.jobs = 2;
+    let (dir, s) = krk_settings("q");
     let r = fit::fit(&dir, "KRK", &s).unwrap();
     // every word within half a unit of its weight
     for ((_, _, w), words) in r.model.types.iter().zip(&r.quantised.words) {
@@ -382,20 +397,12 @@ fn krk_quantised_is_the_z80_sum_and_keeps_the_engine_scale() {
     // on every KRK position: the Z80's wrapping 16-bit sum equals the host's quantised
     // evaluation exactly, stays inside the engine's limit, and a won ending (by the
     // function) scores above every non-won score and below the mates
-    let (_, t) = fit::table(&dir, "KRK").unwrap();
     let mut cache = std::collections::HashMap::new();
     let (mut n, mut largest) = (0, 0);
-    for idx in 0..t.data.len() {
-        if t.get(idx).is_none() {
-            continue;
-        }
-        let Some((stm, sq, _)) = t.layout.decode(idx) else {
-            continue;
-        };
-        let men = t.layout.men(&sq);
+    for (men, stm) in krk_positions(&dir) {
         let e = r.quantised.eval(&men, stm);
         let host = r.quantised.model.eval(&men, stm, &mut cache) * QSCALE;
-        assert_eq!(e as f64, host, "index {idx}");
+        assert_eq!(e as f64, host, "{:?}", men.sq);
         largest = largest.max((e as i32).abs());
         let score = engine_score(e, r.model.offset);
         if e as f64 > r.model.offset / 2.0 * QSCALE {
@@ -411,5 +418,89 @@ fn krk_quantised_is_the_z80_sum_and_keeps_the_engine_scale() {
     assert!(n > 50_000, "{n} positions");
     assert!(largest < ENGINE_LIMIT, "largest |E| {largest}");
     assert_eq!(largest as f64, (r.train_q.max_abs * QSCALE).round());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `luscher export`: the assembly assembles, walking its bytes as the Z80 will gives every
+/// KRK man's quantised value, and regenerating KRK from a fresh fit gives the committed
+/// `asm/luscher_tables.asm` byte for byte.
+#[test]
+fn export_assembles_walks_like_the_model_and_regenerates_krk() {
+    use std::collections::HashSet;
+    use z80chess::luscher::export::{self, walk};
+    let (dir, s) = krk_settings("x");
+    let r = fit::fit(&dir, "KRK", &s).unwrap();
+    let e = export::export(std::slice::from_ref(&r.model), &[1, 2]).unwrap();
+    // the KRK part of the committed file is this text, byte for byte: its threshold line
+    // and both tables (from "; KRK king" to the page's end)
+    let committed = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("asm/luscher_tables.asm"),
+    )
+    .unwrap();
+    let from = e.text.find("; KRK king").unwrap();
+    let to = e.text[from..].find("        ENDPAGE").unwrap() + from;
+    let tables = &e.text[from..to];
+    assert!(tables.len() > 5000 && tables.contains("LTKRKROOK:"));
+    assert!(
+        committed.contains(tables),
+        "asm/luscher_tables.asm's KRK tables differ from a regeneration: run \
+         `z80chess luscher fit KRK; z80chess luscher fit KBBK; z80chess luscher fit KBNK; \
+         z80chess luscher export`"
+    );
+    let th = e.text.lines().find(|l| l.starts_with("LTKRKTH")).unwrap();
+    assert!(committed.lines().any(|l| l == th), "{th}");
+    // a second fit exports the same text
+    let again = fit::fit(&dir, "KRK", &s).unwrap();
+    let e2 = export::export(&[again.model], &[1, 2]).unwrap();
+    assert_eq!(e.text, e2.text);
+    // assemble it and walk the bytes for every man of every KRK position
+    let asm = z80chess::asm::assemble_str(&e.text, "luscher_tables.asm", &[])
+        .unwrap_or_else(|errs| panic!("{errs:?}"));
+    let q = &r.quantised;
+    let mut seen = HashSet::new();
+    let mut buf = Vec::new();
+    for (men, stm) in krk_positions(&dir) {
+        for i in 0..men.n {
+            let v = features::vector(&men, i, stm, r.model.options);
+            if !seen.insert((men.role[i], v)) {
+                continue;
+            }
+            let name = if men.role[i] == 6 {
+                "LTKRKKING"
+            } else {
+                "LTKRKROOK"
+            };
+            let page = asm.symbol_page(name).unwrap();
+            let at = asm.symbol(name).unwrap() as u16;
+            let ty = r
+                .model
+                .types
+                .iter()
+                .position(|x| x.0 == men.role[i])
+                .unwrap();
+            let base = q.words[ty][0];
+            let z80 = walk(asm.page_bytes(page).unwrap(), at, base, v);
+            assert_eq!(
+                z80,
+                Some(q.man_value(men.role[i], v, &mut buf)),
+                "{name} {v:08x}"
+            );
+        }
+    }
+    assert!(seen.len() > 1000, "{} vectors", seen.len());
+    // the directory: KRK's men and its two tables
+    let d = asm.symbol("LUSDIR").unwrap() as usize - 0x8000;
+    let p1 = asm.page_bytes(asm.symbol_page("LUSDIR").unwrap()).unwrap();
+    assert_eq!(&p1[d..d + 8], &[3, 0, 6, 1, 6, 0, 4, 2]);
+    // pages that cannot hold the tables, and a page outside 0..3, are named errors
+    let err = export::export(&[r.model.clone(), r.model.clone(), r.model.clone()], &[1])
+        .err()
+        .unwrap();
+    assert!(
+        err.to_string().contains("does not fit in pages [1]"),
+        "{err}"
+    );
+    assert!(export::export(std::slice::from_ref(&r.model), &[4]).is_err());
+    assert!(export::export(&[r.model], &[1, 1]).is_err());
     std::fs::remove_dir_all(&dir).ok();
 }

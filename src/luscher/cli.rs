@@ -1,6 +1,7 @@
 //! `z80chess luscher fit NAME ...` and `z80chess luscher eval --fen F`.
 
 use super::configs::bits;
+use super::export;
 use super::features::{self, Options};
 use super::fit::{self, type_name, Model, Settings, Stats};
 use super::quant;
@@ -47,6 +48,21 @@ pub enum LuscherCommand {
         /// The one-ply search and the random mover consider promotions to a queen only.
         #[arg(long)]
         queen_only: bool,
+    },
+    /// Write the fitted models' quantised tables as Z80 assembly (see src/luscher/export.rs).
+    Export {
+        /// The endings, each fitted first with `luscher fit NAME`.
+        #[arg(default_values_t = ["KRK".to_string(), "KBBK".to_string(), "KBNK".to_string()])]
+        names: Vec<String>,
+        /// Where the models are kept.
+        #[arg(long, default_value = crate::tablebase::cli::DEFAULT_DIR)]
+        dir: PathBuf,
+        /// The assembly file to write.
+        #[arg(long, default_value = "asm/luscher_tables.asm")]
+        out: PathBuf,
+        /// The expansion pages the tables may fill, in order.
+        #[arg(long, value_delimiter = ',', default_value = "1,2")]
+        pages: Vec<u8>,
     },
     /// The active configurations of every man and their weights, with a fitted model.
     Eval {
@@ -192,6 +208,39 @@ fn run(args: &LuscherArgs) -> Result<(), LuscherError> {
                 r.train.hit_rate(),
                 r.train.random_rate()
             );
+            Ok(())
+        }
+        LuscherCommand::Export {
+            names,
+            dir,
+            out,
+            pages,
+        } => {
+            let mut models = Vec::new();
+            for n in names {
+                let l = Layout::parse(n)?;
+                let path = Model::path(dir, &l.name);
+                if !path.exists() {
+                    return Err(LuscherError::NoModel { name: l.name, path });
+                }
+                let m = Model::load(&path)?;
+                if m.name != l.name {
+                    return Err(LuscherError::BadModel {
+                        path,
+                        why: format!("it holds {}, not {}", m.name, l.name),
+                    });
+                }
+                models.push(m);
+            }
+            let e = export::export(&models, pages)?;
+            std::fs::write(out, &e.text).map_err(|source| LuscherError::Io {
+                path: out.clone(),
+                source,
+            })?;
+            println!("{}: {} lines", out.display(), e.text.lines().count());
+            for (p, f) in &e.fill {
+                println!("  page {p}: {f} bytes of {}", export::PAGE_SIZE);
+            }
             Ok(())
         }
         LuscherCommand::Eval { fen, dir } => {

@@ -7,12 +7,14 @@
 //! - [`configs`]: configurations and their jump table;
 //! - [`cg`]: conjugate gradients with Jacobi preconditioning;
 //! - [`fit`]: training data from a table, the fit, the paper's statistics, the model file;
+//! - [`export`]: the quantised models as generated Z80 assembly;
 //! - [`quant`]: the weights as the Z80 module's signed 16-bit words, and the engine scale;
-//! - [`cli`]: `luscher fit NAME` and `luscher eval --fen F`.
+//! - [`cli`]: `luscher fit NAME`, `luscher eval --fen F` and `luscher export`.
 
 pub mod cg;
 pub mod cli;
 pub mod configs;
+pub mod export;
 pub mod features;
 pub mod fit;
 pub mod quant;
