@@ -1,8 +1,10 @@
 //! `z80chess luscher fit NAME ...` and `z80chess luscher eval --fen F`.
 
 use super::configs::bits;
+use super::export;
 use super::features::{self, Options};
 use super::fit::{self, type_name, Model, Settings, Stats};
+use super::quant;
 use super::LuscherError;
 use crate::tablebase::{layout::Layout, store, Metric, Store};
 use clap::{Args, Subcommand};
@@ -43,6 +45,24 @@ pub enum LuscherCommand {
         /// Leave out the bishop's corner-of-its-colour feature (bits 29–31).
         #[arg(long)]
         no_corner: bool,
+        /// The one-ply search and the random mover consider promotions to a queen only.
+        #[arg(long)]
+        queen_only: bool,
+    },
+    /// Write the fitted models' quantised tables as Z80 assembly (see src/luscher/export.rs).
+    Export {
+        /// The endings, each fitted first with `luscher fit NAME`.
+        #[arg(default_values_t = ["KRK".to_string(), "KBBK".to_string(), "KBNK".to_string()])]
+        names: Vec<String>,
+        /// Where the models are kept.
+        #[arg(long, default_value = crate::tablebase::cli::DEFAULT_DIR)]
+        dir: PathBuf,
+        /// The assembly file to write.
+        #[arg(long, default_value = "asm/luscher_tables.asm")]
+        out: PathBuf,
+        /// The expansion pages the tables may fill, in order.
+        #[arg(long, value_delimiter = ',', default_value = "1,2")]
+        pages: Vec<u8>,
     },
     /// The active configurations of every man and their weights, with a fitted model.
     Eval {
@@ -87,6 +107,16 @@ pub fn report(label: &str, st: &Stats) -> String {
         st.hit_rate(),
         st.random_rate()
     );
+    s += "  one-ply hit rate by database outcome:";
+    for (k, name) in ["win", "draw", "loss"].iter().enumerate() {
+        let (h, r) = st.class_rates(k);
+        s += &format!(
+            " {name} {h:.2}% (random {r:.2}%, {} positions){}",
+            st.class_positions[k],
+            if k < 2 { "," } else { "\n" }
+        );
+    }
+    s += &format!("  largest |evaluation|: {:.2} half-moves\n", st.max_abs);
     s
 }
 
@@ -101,6 +131,7 @@ fn run(args: &LuscherArgs) -> Result<(), LuscherError> {
             train_share,
             iterations,
             no_corner,
+            queen_only,
         } => {
             let l = Layout::parse(name)?;
             if !(0.0..=1.0).contains(threshold) {
@@ -113,6 +144,7 @@ fn run(args: &LuscherArgs) -> Result<(), LuscherError> {
             s.max_features = *max_features;
             s.jobs = (*jobs).max(1);
             s.max_iter = *iterations;
+            s.queen_only = *queen_only;
             s.options = Options {
                 no_corner: *no_corner,
             };
@@ -139,15 +171,76 @@ fn run(args: &LuscherArgs) -> Result<(), LuscherError> {
             if let Some(t) = &r.test {
                 print!("{}", report("test set", t));
             }
+            let q = &r.quantised;
+            println!(
+                "quantised weights: signed 16-bit words, {} units a half-move; largest |weight| {} units",
+                quant::QSCALE,
+                q.max_word()
+            );
+            print!("{}", report("training set, quantised", &r.train_q));
+            if let Some(t) = &r.test_q {
+                print!("{}", report("test set, quantised", t));
+            }
+            let largest = r
+                .test_q
+                .as_ref()
+                .map_or(r.train_q.max_abs, |t| t.max_abs.max(r.train_q.max_abs));
+            let units = (largest * quant::QSCALE).round();
+            println!(
+                "quantised evaluation: largest |E| {units} units, {} the engine's limit {}{} (won endings at {} + E)",
+                if units < quant::ENGINE_LIMIT as f64 { "within" } else { "beyond" },
+                quant::ENGINE_LIMIT,
+                if units < quant::ENGINE_LIMIT as f64 { "" } else { ", clamped to it there" },
+                quant::LWIN
+            );
             let path = Model::path(dir, &l.name);
             r.model.save(&path)?;
             println!("model saved to {}", path.display());
+            println!(
+                "quantised: outcome right {:.2}%, one-ply hit rate {:.2}% (random: {:.2}%)",
+                r.train_q.outcome_right(),
+                r.train_q.hit_rate(),
+                r.train_q.random_rate()
+            );
             println!("outcome right: {:.2}%", r.train.outcome_right());
             println!(
                 "one-ply hit rate: {:.2}% (random: {:.2}%)",
                 r.train.hit_rate(),
                 r.train.random_rate()
             );
+            Ok(())
+        }
+        LuscherCommand::Export {
+            names,
+            dir,
+            out,
+            pages,
+        } => {
+            let mut models = Vec::new();
+            for n in names {
+                let l = Layout::parse(n)?;
+                let path = Model::path(dir, &l.name);
+                if !path.exists() {
+                    return Err(LuscherError::NoModel { name: l.name, path });
+                }
+                let m = Model::load(&path)?;
+                if m.name != l.name {
+                    return Err(LuscherError::BadModel {
+                        path,
+                        why: format!("it holds {}, not {}", m.name, l.name),
+                    });
+                }
+                models.push(m);
+            }
+            let e = export::export(&models, pages)?;
+            std::fs::write(out, &e.text).map_err(|source| LuscherError::Io {
+                path: out.clone(),
+                source,
+            })?;
+            println!("{}: {} lines", out.display(), e.text.lines().count());
+            for (p, f) in &e.fill {
+                println!("  page {p}: {f} bytes of {}", export::PAGE_SIZE);
+            }
             Ok(())
         }
         LuscherCommand::Eval { fen, dir } => {
@@ -192,6 +285,13 @@ fn run(args: &LuscherArgs) -> Result<(), LuscherError> {
             let mut cache = HashMap::new();
             let e = model.eval(&men, stm, &mut cache);
             println!("evaluation for the side to move: {total:+.3} half-moves (through the cache: {e:+.3})");
+            let q = quant::Quantised::of(&model)?;
+            let eq = q.eval(&men, stm);
+            println!(
+                "quantised: {eq} units ({:+.3} half-moves), engine score {}",
+                eq as f64 / quant::QSCALE,
+                quant::engine_score(eq, model.offset)
+            );
             let l = Layout::parse(&name)?;
             let mut st = Store::new(dir, if l.pawns { Metric::Pawn } else { Metric::Dtm });
             if let Ok(Some(_)) = st.open(&name) {

@@ -24,6 +24,7 @@
 use super::cg;
 use super::configs::ConfigSet;
 use super::features::{self, material, Options};
+use super::quant::Quantised;
 use super::LuscherError;
 use crate::tablebase::men::*;
 use crate::tablebase::{generate, Layout, Metric, Store, Table, Val, ILLEGAL};
@@ -72,6 +73,10 @@ pub struct Settings {
     pub test_share: f64,
     pub max_iter: usize,
     pub options: Options,
+    /// The one-ply search and the random mover consider only promotions to a queen (the
+    /// paper does not say whether it counted under-promotions, which tie with the queen's in
+    /// the pawn metric).
+    pub queen_only: bool,
 }
 
 impl Settings {
@@ -93,6 +98,7 @@ impl Settings {
             test_share: test,
             max_iter: 300,
             options: Options::default(),
+            queen_only: false,
         }
     }
 }
@@ -310,6 +316,13 @@ pub struct Stats {
     pub hit_positions: u64,
     pub hits: u64,
     pub random: f64,
+    /// The one-ply figures per database outcome of the position (win, draw, loss for the
+    /// side to move): positions searched, hits, and the random mover's expected hits.
+    pub class_positions: [u64; 3],
+    pub class_hits: [u64; 3],
+    pub class_random: [f64; 3],
+    /// The largest |evaluation| over the set, in half-moves (for the quantised range).
+    pub max_abs: f64,
 }
 
 impl Stats {
@@ -323,6 +336,14 @@ impl Stats {
     pub fn random_rate(&self) -> f64 {
         100.0 * self.random / self.hit_positions.max(1) as f64
     }
+    /// Hit rate and random mover's rate (%) of the positions of one database outcome.
+    pub fn class_rates(&self, class: usize) -> (f64, f64) {
+        let n = self.class_positions[class].max(1) as f64;
+        (
+            100.0 * self.class_hits[class] as f64 / n,
+            100.0 * self.class_random[class] / n,
+        )
+    }
 }
 
 /// Everything a fit produces.
@@ -331,6 +352,10 @@ pub struct FitResult {
     pub iterations: usize,
     pub train: Stats,
     pub test: Option<Stats>,
+    /// The weights as 16-bit words, and the statistics of the model with them.
+    pub quantised: Quantised,
+    pub train_q: Stats,
+    pub test_q: Option<Stats>,
 }
 
 struct Vectors {
@@ -591,17 +616,26 @@ pub fn fit_table(store: &Store, t: &Table, s: &Settings) -> Result<FitResult, Lu
             })
             .collect(),
     };
-    let train_stats = stats(store, t, &model, &train, s.jobs)?;
-    let test_stats = if test.idx.is_empty() {
-        None
-    } else {
-        Some(stats(store, t, &model, &test, s.jobs)?)
+    let quantised = Quantised::of(&model)?;
+    let both = |m: &Model| -> Result<(Stats, Option<Stats>), LuscherError> {
+        let tr = stats(store, t, m, &train, s)?;
+        let te = if test.idx.is_empty() {
+            None
+        } else {
+            Some(stats(store, t, m, &test, s)?)
+        };
+        Ok((tr, te))
     };
+    let (train_stats, test_stats) = both(&model)?;
+    let (train_q, test_q) = both(&quantised.model)?;
     Ok(FitResult {
         model,
         iterations,
         train: train_stats,
         test: test_stats,
+        quantised,
+        train_q,
+        test_q,
     })
 }
 
@@ -667,14 +701,14 @@ pub fn stats(
     t: &Table,
     model: &Model,
     d: &Data,
-    jobs: usize,
+    s: &Settings,
 ) -> Result<Stats, LuscherError> {
     let l = &t.layout;
     const CHUNK: usize = 4096;
     let chunks = d.idx.len().div_ceil(CHUNK);
     let parts = par_map(
         chunks,
-        jobs,
+        s.jobs,
         |c| -> Result<Stats, crate::tablebase::TablebaseError> {
             let mut st = Stats::default();
             let mut cache = HashMap::new();
@@ -687,6 +721,7 @@ pub fn stats(
                 };
                 let men = l.men(&sq);
                 let e = model.eval(&men, stm, &mut cache);
+                st.max_abs = st.max_abs.max(e.abs());
                 let r = d.target[p];
                 sa += (r - e).abs();
                 sq2 += (r - e) * (r - e);
@@ -696,6 +731,9 @@ pub fn stats(
                 // one-ply search
                 let mut moves: Vec<(f64, i32)> = Vec::new();
                 generate::children(l, t.metric, store, stm, &sq, ep, &mut buf, |child, m| {
+                    if s.queen_only && m.promo != 0 && m.promo != QUEEN {
+                        return;
+                    }
                     let v = match child {
                         generate::Child::In(i) => t.get(i).unwrap_or(Val::Draw),
                         generate::Child::Out(v) => v,
@@ -721,12 +759,16 @@ pub fn stats(
                         pick = j;
                     }
                 }
-                st.hit_positions += 1;
-                if moves[pick].1 == best {
-                    st.hits += 1;
-                }
-                st.random +=
+                let class = val_class(d.val[p]);
+                let hit = (moves[pick].1 == best) as u64;
+                let random =
                     moves.iter().filter(|m| m.1 == best).count() as f64 / moves.len() as f64;
+                st.hit_positions += 1;
+                st.hits += hit;
+                st.random += random;
+                st.class_positions[class] += 1;
+                st.class_hits[class] += hit;
+                st.class_random[class] += random;
             }
             st.positions = (c * CHUNK..((c + 1) * CHUNK).min(d.idx.len())).len();
             st.avg_after = sa;
@@ -752,6 +794,12 @@ pub fn stats(
         total.hit_positions += p.hit_positions;
         total.hits += p.hits;
         total.random += p.random;
+        for k in 0..3 {
+            total.class_positions[k] += p.class_positions[k];
+            total.class_hits[k] += p.class_hits[k];
+            total.class_random[k] += p.class_random[k];
+        }
+        total.max_abs = total.max_abs.max(p.max_abs);
     }
     let np = total.positions.max(1) as f64;
     total.avg_after /= np;

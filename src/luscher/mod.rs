@@ -7,13 +7,17 @@
 //! - [`configs`]: configurations and their jump table;
 //! - [`cg`]: conjugate gradients with Jacobi preconditioning;
 //! - [`fit`]: training data from a table, the fit, the paper's statistics, the model file;
-//! - [`cli`]: `luscher fit NAME` and `luscher eval --fen F`.
+//! - [`export`]: the quantised models as generated Z80 assembly;
+//! - [`quant`]: the weights as the Z80 module's signed 16-bit words, and the engine scale;
+//! - [`cli`]: `luscher fit NAME`, `luscher eval --fen F` and `luscher export`.
 
 pub mod cg;
 pub mod cli;
 pub mod configs;
+pub mod export;
 pub mod features;
 pub mod fit;
+pub mod quant;
 
 use std::path::PathBuf;
 use thiserror::Error;
@@ -34,6 +38,8 @@ pub enum LuscherError {
     NoModel { name: String, path: PathBuf },
     #[error("bad option: {0}")]
     Usage(String),
+    #[error("{name}: {what} does not fit a signed 16-bit word at 64 units a half-move")]
+    Range { name: String, what: String },
     #[error("{name}: no training positions (train share {share})")]
     Empty { name: String, share: f64 },
 }
