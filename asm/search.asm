@@ -191,6 +191,9 @@ SRCH:   PUSH    IX
 .go0:
         IF      BUILD == B_FULL
         CALL    TMPOLL          ; time.asm: a timed search's limit
+        LD      A,(IX+F_PLY)
+        CP      2
+        CALL    Z,PVCLR         ; time.asm: no reply yet
         ENDIF
 .go:    LD      A,(ABORT)
         OR      A
@@ -440,6 +443,7 @@ SRCH:   PUSH    IX
         PUSH    DE
         LD      A,1
         CALL    TTMOVE
+        CALL    PVNOTE          ; time.asm: the reply to ponder on
         POP     DE
         LD      A,(IX+F_PLY)
         DEC     A
@@ -618,7 +622,8 @@ BOOK:   LD      HL,BOOKE
 ; ---------------------------------------------------------------------------
 ; CSRCH: 'G' level flags -> 00, then for each completed depth when iterating
 ; (flags bit 0) 'R' depth from to promo score, then
-; 'E' from to promo score kind NEVAL[4] NXCHG[4] NNODE[4].
+; 'E' from to promo score kind NEVAL[4] NXCHG[4] NNODE[4] (full build: then
+; the expected reply, from to promo, 0 0 0 for none: the move to ponder on).
 ; The host's "move now" (bit 1 of port PPOLL) stops the search: the move is
 ; then the last completed depth's. kind: 0 searched, 1 book, 2 stopped early,
 ; 3 stopped by an overflow of MLIST or the stack.
@@ -665,6 +670,7 @@ CSRCH:  CALL    GETB
         LD      HL,TTAGE        ; a new search: older entries may go first
         INC     (HL)
         CALL    TMSTART         ; time.asm: the clock, when timed
+        CALL    PVRST           ; time.asm: no reply to ponder on yet
         ENDIF
         CALL    PUTOK
         LD      A,(SFLAGS)
@@ -761,7 +767,11 @@ CSRCH:  CALL    GETB
         CALL    PUTB
         INC     HL
         DJNZ    .cnt
+        IF      BUILD == B_FULL
+        JP      PUTRP           ; time.asm: the reply to ponder on
+        ELSE
         RET
+        ENDIF
 
 ; KEEPBM: BESTMV = from, to, promotion of the entry HL, and SCORE+1.
 KEEPBM: LD      A,H
@@ -781,6 +791,7 @@ KEEPBM: LD      A,H
         IF      BUILD == B_FULL
         LD      HL,(SCOREW+2)
         LD      (BESTMV+3),HL
+        CALL    PVKEEP          ; time.asm: its reply
         ELSE
         LD      A,(SCORE+1)
         LD      (BESTMV+3),A

@@ -41,6 +41,9 @@ TMNB    EQU     TMVARS+0Ah      ; 1  new bests at the root in this depth
 TMPREV  EQU     TMVARS+0Bh      ; 2  the last completed depth's score
 TMCLK   EQU     TMVARS+0Dh      ; 4  CLOCK's buffer (T-states, bits 0-31)
 TMARG   EQU     TMVARS+11h      ; 6  'T''s arguments
+PONDR   EQU     TMVARS+17h      ; 3  the best reply so far at ply 2 (from to promo)
+BREP1   EQU     TMVARS+1Ah      ; 3  ... to the root's best move so far
+BESTRP  EQU     TMVARS+1Dh      ; 3  ... to BESTMV: the move to ponder on
 TMLAT   EQU     48              ; ticks: the search's longest stretch unpolled
 TMFLD   EQU     64              ; a fail low: more than 1/4 pawn below
 
@@ -349,4 +352,77 @@ TMFRONT: LD     A,(IX+F_PLY)
         LD      (TTHM),DE
         RET
 .none:  POP     HL
+        RET
+
+; ---------------------------------------------------------------------------
+; The expected reply (for pondering): the best answer found at ply 2 to the
+; root's best move, reported after the counters of 'E'.
+; ---------------------------------------------------------------------------
+
+; PVNOTE: a new best at ply (IX+F_PLY), entry (IX+F_ENTRY): at ply 2 it is
+; the reply so far; at ply 1 the root move takes its reply along.
+;   clobbers: A, BC, DE, HL
+PVNOTE: LD      A,(IX+F_PLY)
+        CP      2
+        JR      Z,.p2
+        DEC     A
+        RET     NZ
+        LD      HL,PONDR
+        LD      DE,BREP1
+        LD      BC,3
+        LDIR
+        RET
+.p2:    LD      L,(IX+F_ENTRY)
+        LD      H,(IX+F_ENTRY+1)
+        LD      A,H
+        OR      A
+        RET     Z               ; (no move: mate or stalemate)
+        PUSH    HL
+        INC     HL
+        INC     HL
+        LD      A,(HL)
+        LD      (PONDR),A
+        INC     HL
+        LD      A,(HL)
+        LD      (PONDR+1),A
+        POP     HL
+        CALL    PROMOT
+        LD      (PONDR+2),A
+        RET
+
+; PVCLR: a ply-2 node begins: no reply yet.   clobbers: A, HL
+PVCLR:  XOR     A
+        LD      HL,PONDR
+        LD      (HL),A
+        INC     HL
+        LD      (HL),A
+        INC     HL
+        LD      (HL),A
+        RET
+
+; PVRST: a search begins: no replies at all.   clobbers: A, B, HL
+PVRST:  XOR     A
+        LD      HL,PONDR
+        LD      B,9
+.z:     LD      (HL),A
+        INC     HL
+        DJNZ    .z
+        RET
+
+; PVKEEP: BESTMV was just set from the root's best (KEEPBM): its reply.
+;   clobbers: BC, DE, HL
+PVKEEP: LD      HL,BREP1
+        LD      DE,BESTRP
+        LD      BC,3
+        LDIR
+        RET
+
+; PUTRP: send the reply to ponder on (3 bytes, 0 0 0 for none).
+;   clobbers: A, B, HL
+PUTRP:  LD      HL,BESTRP
+        LD      B,3
+.b:     LD      A,(HL)
+        CALL    PUTB
+        INC     HL
+        DJNZ    .b
         RET

@@ -226,12 +226,20 @@ fn ponder_then_ponderhit_or_stop_gives_one_bestmove() {
     legal(&pos, &bestmove(&lines));
     e.send("isready");
     assert_eq!(e.line(), "readyok", "exactly one bestmove after stop");
-    // The full build under a clock keeps its own time.
+    // The full build under a clock keeps its own time, and names the reply it expects.
     e.send("setoption name Build value full");
     e.send(&format!("position startpos moves {}", moves.join(" ")));
-    e.send("go wtime 4000 btime 4000 movestogo 20");
+    e.send("go wtime 1200000 btime 1200000 movestogo 20");
     let lines = e.until("bestmove");
-    legal(&pos, &bestmove(&lines));
+    let m = legal(&pos, &bestmove(&lines));
+    let last = lines.last().unwrap();
+    let reply = last
+        .split(" ponder ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no ponder move: {last}"));
+    let mut after = pos.clone();
+    after.play_unchecked(m);
+    legal(&after, reply.trim());
     e.send("isready");
     assert_eq!(e.line(), "readyok");
     e.quit();

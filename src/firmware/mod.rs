@@ -479,6 +479,9 @@ pub struct SearchResult {
     pub xchng_calls: u32,
     pub nodes: u32,
     pub tstates: TStates,
+    /// The full build's expected reply to `best` (its best answer at ply 2): the move to
+    /// ponder on. None from the period builds, at level 1, or when `best` mates or stalemates.
+    pub reply: Option<FwMove>,
 }
 
 /// Where a search started with [`Engine::start_search`] stands.
@@ -647,6 +650,8 @@ pub fn parse_search(
     tstates: TStates,
 ) -> Result<SearchResult, FirmwareError> {
     let w = Score::width(build);
+    // The full build ends 'E' with the expected reply (the move to ponder on).
+    let reply_len = if build == Build::Full { 3 } else { 0 };
     let bad = |detail: String| FirmwareError::Protocol {
         command: 'G',
         detail,
@@ -668,7 +673,7 @@ pub fn parse_search(
                 });
                 i += 5 + w;
             }
-            Some(b'E') if r.len() == i + 17 + w => {
+            Some(b'E') if r.len() == i + 17 + w + reply_len => {
                 let e = &r[i + 1..];
                 let score = Score::read(build, &e[3..]);
                 let e = &r[i + w..]; // counters and kind as if the score were one byte
@@ -680,6 +685,9 @@ pub fn parse_search(
                     3 => SearchKind::Overflow,
                     k => return Err(bad(format!("unknown result kind {k}"))),
                 };
+                let reply = Some(&r[i + 17 + w..])
+                    .filter(|b| b.len() == 3 && b[0] != 0)
+                    .map(mv);
                 return Ok(SearchResult {
                     best: mv(&r[i + 1..]),
                     score,
@@ -689,6 +697,7 @@ pub fn parse_search(
                     xchng_calls: word(9),
                     nodes: word(13),
                     tstates,
+                    reply,
                 });
             }
             _ => {

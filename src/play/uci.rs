@@ -604,6 +604,14 @@ impl Uci<'_> {
     fn report(&mut self, r: &SearchResult, level: u8, elapsed: Duration) -> std::io::Result<()> {
         let pos = self.game.pos();
         let legal = r.best.to_move(pos).is_some();
+        // The full build's expected reply, if legal after the move: `bestmove X ponder Y`.
+        let ponder = r.best.to_move(pos).and_then(|m| {
+            let mut after = pos.clone();
+            after.play_unchecked(m);
+            r.reply
+                .and_then(|y| y.to_move(&after))
+                .map(|y| format!(" ponder {}", y.to_uci(shakmaty::CastlingMode::Standard)))
+        });
         let ms = elapsed.as_millis();
         let secs = r.tstates as f64 / PERIOD_HZ as f64;
         match r.kind {
@@ -632,7 +640,11 @@ impl Uci<'_> {
             }
         }
         if legal {
-            self.send(&format!("bestmove {}", r.best.uci()))
+            self.send(&format!(
+                "bestmove {}{}",
+                r.best.uci(),
+                ponder.unwrap_or_default()
+            ))
         } else {
             self.info(&format!(
                 "the firmware chose {}, which is not legal here",
