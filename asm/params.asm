@@ -20,7 +20,7 @@
 ; BLOCK LAYOUT (offset: name, size, default, meaning). src/firmware/params.rs
 ; describes each for the host (range, meaning); a test keeps the two in step.
 ;
-;   00h  P_FLAGS  b  00h  search additions switched on: bit 0 transposition
+;   00h  P_FLAGS  b  30h  search additions switched on: bit 0 transposition
 ;                         table, bit 1 aspiration windows, bit 2 draw window,
 ;                         bit 3 time overflow ("deep think") (later issues),
 ;                         bit 4 capture extension in pawn endings, bit 5
@@ -153,7 +153,7 @@ EBADPRM EQU     10h             ; 'W'/'V': block or range outside the blocks
 ; reset): the first tenant of the plug-in module the later issues fill.
         PAGE    0
         ORG     8000h
-DEFPRM: DB      00h,0           ; P_FLAGS
+DEFPRM: DB      30h,0           ; P_FLAGS: bits 4, 5 (#14)
         DW      256,768,768,1280,2304   ; P_PAWN .. P_QUEEN
         DW      256,192         ; P_XLOST, P_XWON
         DW      3840,3840       ; P_MCLAMP, P_SCLAMP
