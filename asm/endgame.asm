@@ -102,9 +102,25 @@ BRMV    EQU     EGV+41h         ; 3  search: the best reply at ply 2: from, to,
         ENDIF
 
 ; EGEVAL: HL = End-Game's terms' sum (White's view), each in BRKDN
-; (BK_EG0 + 2k).   needs: only kings and pawns on the board (KPEND)
-;   clobbers: all but IX   cost: about 10,000-25,000 T
-EGEVAL: LD      HL,EGC          ; the counters and the file counts
+; (BK_EG0 + 2k); all 0 when RACE has found a certain win (BK_RACE != 0): a
+; won race needs no heuristics, and with them two free pawns on the 6th and
+; 7th outscored the queen one of them promotes to.
+;   needs: only kings and pawns on the board, BK_RACE (KPEND)
+;   clobbers: all but IX   cost: about 10,000-25,000 T (350 T after a race)
+EGEVAL: LD      HL,(BK_RACE)
+        LD      A,H
+        OR      L
+        JR      Z,.go
+        LD      HL,BK_EG0       ; a certain race: every term 0
+        LD      B,2*KPNT
+        XOR     A
+.r0:    LD      (HL),A
+        INC     HL
+        DJNZ    .r0
+        LD      H,A
+        LD      L,A
+        RET
+.go:    LD      HL,EGC          ; the counters and the file counts
         LD      B,EGCLR
         XOR     A
 .z:     LD      (HL),A
