@@ -57,8 +57,9 @@
 ; threat (a per-move term: a double step beside an enemy pawn).
 ;
 ; RAM: EGV = XRAM+700h (C700h-C7FFh).
-; cost: about 10,000-25,000 T a pawn ending (one pass over the board, a
-; channel walk per pawn, two kings, twelve products); 0 otherwise (KPEND).
+; cost: about 15,000-36,000 T a pawn ending (24,300 on average over 32 random
+; ones: one pass over the board, a channel walk per pawn, two kings, twelve
+; products), 700 T once RACE has spoken; nothing outside pawn endings.
 ; ===========================================================================
 
 KPNT    EQU     12              ; End-Game's terms, BK_EG0.. (vars.asm)
@@ -106,7 +107,7 @@ BRMV    EQU     EGV+41h         ; 3  search: the best reply at ply 2: from, to,
 ; won race needs no heuristics, and with them two free pawns on the 6th and
 ; 7th outscored the queen one of them promotes to.
 ;   needs: only kings and pawns on the board, BK_RACE (KPEND)
-;   clobbers: all but IX   cost: about 10,000-25,000 T (350 T after a race)
+;   clobbers: all but IX   cost: about 15,000-36,000 T (700 T after a race)
 EGEVAL: LD      HL,(BK_RACE)
         LD      A,H
         OR      L
@@ -249,7 +250,7 @@ SQRF:   LD      B,-3
 
 ; EGMAN: the man A on square HL: the ripple's nearest men (every man but
 ; the engine's king), and a pawn's terms (EGPAWN).
-;   keeps: HL   clobbers: A, BC, DE, IY   cost: about 300 T, a pawn 2,000 T
+;   keeps: HL   clobbers: A, BC, DE   cost: about 350 T, a pawn 2,000-5,000 T
 EGMAN:  LD      D,A             ; D = the man
         LD      A,(EGRK)
         CP      L
@@ -293,7 +294,7 @@ EGMAN:  LD      D,A             ; D = the man
         ; fall into EGPAWN
 
 ; EGPAWN: the terms of the pawn D on square HL (terms 0-6).
-;   keeps: HL   clobbers: A, BC, DE   cost: about 1,500-2,500 T
+;   keeps: HL   clobbers: A, BC, DE   cost: about 1,500-4,500 T
 EGPAWN: PUSH    HL
         LD      A,D
         AND     BLACK
@@ -411,7 +412,7 @@ EGPAWN: PUSH    HL
 ; EGFILE: the pawn-advance test on one file of the channel: from the square
 ; HL (on the pawn's rank) forward to the edge; the nearest man to term 5,
 ; every pawn to term 6; an enemy man clears EGT.
-;   keeps: HL   clobbers: A, BC, DE   cost: about 200-600 T
+;   keeps: HL   clobbers: A, BC, DE   cost: about 150-800 T
 EGFILE: LD      A,(HL)
         CP      OFFB
         RET     Z               ; no such file

@@ -8,7 +8,7 @@
 //!   are 0 outside king-and-pawn endings and once RACE has found a certain win.
 //! - Best-reply-first changes no move and no score, only the nodes, and saves them at level 2.
 
-use z80chess::firmware::eval::Evaluation;
+use z80chess::firmware::eval::{Evaluation, ENDGAME_TERMS};
 use z80chess::firmware::params::ParamFile;
 use z80chess::firmware::{parse_fen, sargon, Build, Engine};
 
@@ -166,27 +166,17 @@ fn term(e: &Evaluation, name: &str) -> i32 {
         .value
 }
 
-const EG: [&str; 12] = [
-    "End-Game: mover's pawns attacked",
-    "End-Game: rook pawns",
-    "End-Game: advance (rank squared)",
-    "End-Game: pawns on one file",
-    "End-Game: channel free",
-    "End-Game: channel, nearest men",
-    "End-Game: channel, pawn majority",
-    "End-Game: opposition (mover)",
-    "End-Game: king by enemy pawns",
-    "End-Game: king by own pawns",
-    "End-Game: king in the centre",
-    "End-Game: king ripple (engine)",
-];
+/// End-Game's terms in `eval`: the pawn-ending terms after RACE's.
+fn eg() -> &'static [&'static str] {
+    &ENDGAME_TERMS[1..]
+}
 
-/// Every End-Game term of `fen`, in the order of `EG`, checked against the values worked out by
+/// Every End-Game term of `fen`, in the order of `eg()`, checked against the values worked out by
 /// hand (White's view; 'Q' evaluates as if the side not to move had just moved, and the engine's
 /// side is the side to move).
 fn check(fen: &str, want: [i32; 12], bad: &mut Vec<String>) {
     let e = eval(fen);
-    let got: Vec<i32> = EG.iter().map(|n| term(&e, n)).collect();
+    let got: Vec<i32> = eg().iter().map(|n| term(&e, n)).collect();
     if got != want {
         bad.push(format!("{fen}: {got:?}, want {want:?}\n{}", e.report()));
     }
@@ -236,7 +226,7 @@ fn eval_shows_each_term_with_its_sign() {
 fn end_game_is_silent_outside_pawn_endings_and_after_a_certain_race() {
     // A rook on the board: no pawn-ending term at all.
     let e = eval("4k3/8/8/8/8/8/P7/R3K3 w - - 0 40");
-    for n in EG {
+    for n in eg() {
         assert_eq!(term(&e, n), 0, "{n}\n{}", e.report());
     }
     // a7 queens for certain (RACE): End-Game's heuristics are left out.
@@ -247,7 +237,7 @@ fn end_game_is_silent_outside_pawn_endings_and_after_a_certain_race() {
         "{}",
         e.report()
     );
-    for n in EG {
+    for n in eg() {
         assert_eq!(term(&e, n), 0, "{n}\n{}", e.report());
     }
     // ... and so a promotion is worth more than two free pawns on the 6th and 7th.

@@ -486,11 +486,7 @@ impl ParamFile {
         };
         for (i, raw) in text.lines().enumerate() {
             let n = i + 1;
-            let line = raw
-                .split(|c| c == '#' || c == ';')
-                .next()
-                .unwrap_or("")
-                .trim();
+            let line = raw.split(['#', ';']).next().unwrap_or("").trim();
             if line.is_empty() {
                 continue;
             }
