@@ -21,6 +21,7 @@
 ;                      C000h-C1FFh the parameter blocks (params.asm)
 ;                      C200h-C3FFh the full build's variables (vars.asm)
 ;                      C400h-C5FFh knowledge.asm's tables (of C400h-DFFFh)
+;                      C600h-C6FFh kpend.asm (RACE), C700h-C7FFh endgame.asm
 ;
 ; The host talks to the firmware only through the ports of io.asm.
 ;

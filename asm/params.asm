@@ -20,10 +20,12 @@
 ; BLOCK LAYOUT (offset: name, size, default, meaning). src/firmware/params.rs
 ; describes each for the host (range, meaning); a test keeps the two in step.
 ;
-;   00h  P_FLAGS  b  00h  search additions switched on: bit 0 transposition
+;   00h  P_FLAGS  b  3Ch  search additions switched on: bit 0 transposition
 ;                         table, bit 1 aspiration windows, bit 2 repetition
 ;                         and 50-move draws scored by ply (draw.asm), bit 3
-;                         time overflow ("deep think", not built)
+;                         deep think after a fail low (time.asm), bit 4
+;                         capture extension in pawn endings, bit 5
+;                         best-reply-first at ply 2 (endgame.asm, #14)
 ;   02h  P_PAWN   w  256  material values (the exchange evaluator keeps the
 ;   04h  P_KNIGHT w  768    attacker array's 4-bit values P1 N3 B3 R5 Q9)
 ;   06h  P_BISHOP w  768
@@ -75,6 +77,20 @@
 ;   when nothing but kings and pawns is left:
 ;   6Ah  P_RACE   w  1536 a race or K+P(s) v K won for certain (Cray Blitz's
 ;                         "more than a rook, less than a queen"); 0 = off
+;   6Ch-77h  End-Game's Table 1 (endgame.asm has each term), signed bytes,
+;            each times its count in White's view:
+;   6Ch  P_EGAPP  sb -77  the mover's pawn attacked by the enemy king or a pawn
+;   6Dh  P_EGEDG  sb -26  a rook pawn
+;   6Eh  P_EGADV  sb  3   Y*Y for a pawn on its own Y-th rank
+;   6Fh  P_EGDBL  sb -51  (Y-1)*Y for Y own pawns on one file
+;   70h  P_EGFRE  sb  77  no enemy man in the pawn's three-file channel
+;   71h  P_EGCH1  sb  26  the channel's nearest men (pawn 1, king 3, own +)
+;   72h  P_EGCH2  sb  26  the channel's pawns, own minus enemy
+;   73h  P_EGOPP  sb  26  the opposition, for the side that has just moved
+;   74h  P_EGENE  sb  51  an enemy pawn next to the king
+;   75h  P_EGENO  sb  17  an own pawn next to the king
+;   76h  P_EGCEN  sb  9   the king on the centre 16 squares
+;   77h  P_EGRIP  sb  3   the engine's king's ripple, per (8 - d) * material
 ; ===========================================================================
 
 PBLKSZ  EQU     80h
@@ -123,7 +139,19 @@ P_KCENT  EQU    PRM+66h
 P_KPHASE EQU    PRM+68h
 ; issue #14: pawn endings
 P_RACE   EQU    PRM+6Ah
-PRMUSED  EQU    6Ch             ; bytes of the block in use
+P_EGAPP  EQU    PRM+6Ch         ; End-Game's weights, consecutive signed bytes
+P_EGEDG  EQU    PRM+6Dh
+P_EGADV  EQU    PRM+6Eh
+P_EGDBL  EQU    PRM+6Fh
+P_EGFRE  EQU    PRM+70h
+P_EGCH1  EQU    PRM+71h
+P_EGCH2  EQU    PRM+72h
+P_EGOPP  EQU    PRM+73h
+P_EGENE  EQU    PRM+74h
+P_EGENO  EQU    PRM+75h
+P_EGCEN  EQU    PRM+76h
+P_EGRIP  EQU    PRM+77h
+PRMUSED  EQU    78h             ; bytes of the block in use
 
 EBADPRM EQU     10h             ; 'W'/'V': block or range outside the blocks
 
@@ -131,7 +159,7 @@ EBADPRM EQU     10h             ; 'W'/'V': block or range outside the blocks
 ; reset): the first tenant of the plug-in module the later issues fill.
         PAGE    0
         ORG     8000h
-DEFPRM: DB      00h,0           ; P_FLAGS
+DEFPRM: DB      3Ch,0           ; P_FLAGS: bits 2, 3 (#12), 4, 5 (#14)
         DW      256,768,768,1280,2304   ; P_PAWN .. P_QUEEN
         DW      256,192         ; P_XLOST, P_XWON
         DW      3840,3840       ; P_MCLAMP, P_SCLAMP
@@ -151,6 +179,9 @@ DEFPRM: DB      00h,0           ; P_FLAGS
         DB      13,0                    ; P_KPHASE
         ; issue #14: pawn endings, from offset 6Ah
         DW      1536                    ; P_RACE
+        DB      -77,-26,3,-51           ; P_EGAPP .. P_EGDBL
+        DB      77,26,26                ; P_EGFRE, P_EGCH1, P_EGCH2
+        DB      26,51,17,9,3            ; P_EGOPP .. P_EGRIP
         IF      $-DEFPRM != PRMUSED
         ERROR   "DEFPRM and the block layout disagree"
         ENDIF

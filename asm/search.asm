@@ -149,6 +149,7 @@ FNDMOV: LD      A,(MOVENO)
         LD      (BC0W),HL
         CALL    TTROOT          ; craft.asm: the table's stamp for this root
         CALL    ASPSET          ; ... and the aspiration window, if any
+        CALL    EGROOT          ; endgame.asm: a pawn ending? no best reply yet
         ELSE
         LD      HL,SCORE
         LD      B,16
@@ -276,7 +277,7 @@ SRCH:   PUSH    IX
         LD      A,(PLYMAX)
         CP      (IX+F_PLY)
         CALL    NC,TTFRONT
-.head0:
+.head0: CALL    BRFRONT         ; endgame.asm: the best reply first (ply 2)
         ENDIF
         IF      BUILD == B_FULL
         CALL    TMFRONT         ; time.asm: the root's last best first
@@ -327,7 +328,12 @@ SRCH:   PUSH    IX
         XOR     BLACK
         CALL    INCHK
         JR      NZ,.desc
-.stat:  LD      (IX+F_MATE),1
+.stat:
+        IF      BUILD == B_FULL
+        CALL    EXTCAP          ; endgame.asm: a capture two plies further
+        JP      C,.desc
+        ENDIF
+        LD      (IX+F_MATE),1
         IF      BUILD == B_FULL
         XOR     A               ; the first legal move proves an upper bound
         CALL    TTMOVE
@@ -444,6 +450,7 @@ SRCH:   PUSH    IX
         LD      A,1
         CALL    TTMOVE
         CALL    PVNOTE          ; time.asm: the reply to ponder on
+        CALL    BRNOTE          ; endgame.asm: the best reply (ply 2)
         POP     DE
         LD      A,(IX+F_PLY)
         DEC     A
@@ -460,6 +467,7 @@ SRCH:   PUSH    IX
         DEC     (HL)
         JP      .done
 .cutb:  CALL    TTBETA          ; a lower bound for the table
+        CALL    BRNOTE          ; endgame.asm: the refutation (ply 2)
         JP      .cut
         ELSE
         JR      NC,.next        ; cut off below: this move is refuted

@@ -44,7 +44,21 @@ pub const KNOWLEDGE_TERMS: [&str; 20] = [
 
 /// The full build's pawn-ending terms (`asm/kpend.asm`, `asm/endgame.asm`), after the
 /// knowledge terms in `BRKDN`: 0 unless only kings and pawns are on the board.
-pub const ENDGAME_TERMS: [&str; 1] = ["pawn ending: race won for certain"];
+pub const ENDGAME_TERMS: [&str; 13] = [
+    "pawn ending: race won for certain",
+    "End-Game: mover's pawns attacked",
+    "End-Game: rook pawns",
+    "End-Game: advance (rank squared)",
+    "End-Game: pawns on one file",
+    "End-Game: channel free",
+    "End-Game: channel, nearest men",
+    "End-Game: channel, pawn majority",
+    "End-Game: opposition (mover)",
+    "End-Game: king by enemy pawns",
+    "End-Game: king by own pawns",
+    "End-Game: king in the centre",
+    "End-Game: king ripple (engine)",
+];
 
 /// One term of the score, in the build's unit, White's view.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -67,6 +67,8 @@ pub enum Kind {
     Word,
     /// An unsigned byte.
     Byte,
+    /// A signed byte (-128..127).
+    SByte,
     /// A byte of flag bits.
     Flags,
 }
@@ -98,8 +100,8 @@ pub const PARAMS: &[ParamDef] = &[
         "P_FLAGS",
         Kind::Flags,
         0,
-        0x0F,
-        "search additions on: bit 0 transposition table, 1 aspiration windows, 2 repetition and 50-move draws scored by ply (P_DRAWW), 3 time overflow (not built: no effect)",
+        0x3F,
+        "search additions on: bit 0 transposition table, 1 aspiration windows, 2 repetition and 50-move draws scored by ply (P_DRAWW), 3 deep think after a fail low in a timed search, 4 capture extension (captures at the leaves searched up to two plies further when the root is a king-and-pawn ending), 5 best-reply-first at ply 2 (#14)",
     ),
     p("P_PAWN", Kind::Word, 0, 512, "material: a pawn"),
     p("P_KNIGHT", Kind::Word, 0, 1536, "material: a knight"),
@@ -340,6 +342,93 @@ pub const PARAMS: &[ParamDef] = &[
         4096,
         "pawn endings (#14): a pawn race or K+P(s) v K won for certain (RACE), for the winner; 0 = off",
     ),
+    // Issue #14: End-Game's Table 1 (asm/endgame.asm), signed bytes at offsets 6Ch..77h, each
+    // times its count in White's view (White's count minus Black's), only when nothing but kings
+    // and pawns is on the board. Defaults: End-Game's constants times 256.
+    p(
+        "P_EGAPP",
+        Kind::SByte,
+        -128,
+        127,
+        "End-Game (#14): a pawn of the side that has just moved attacked by the enemy king or an enemy pawn (-CG)",
+    ),
+    p(
+        "P_EGEDG",
+        Kind::SByte,
+        -128,
+        127,
+        "End-Game (#14): a pawn on the a- or h-file (-1/CH)",
+    ),
+    p(
+        "P_EGADV",
+        Kind::SByte,
+        -128,
+        127,
+        "End-Game (#14): per Y*Y for a pawn on its own Y-th rank (CC)",
+    ),
+    p(
+        "P_EGDBL",
+        Kind::SByte,
+        -128,
+        127,
+        "End-Game (#14): per (Y-1)*Y for Y own pawns on one file (-CF)",
+    ),
+    p(
+        "P_EGFRE",
+        Kind::SByte,
+        -128,
+        127,
+        "End-Game (#14): pawn-advance test, no enemy man in the pawn's three-file channel to the 8th rank (CG)",
+    ),
+    p(
+        "P_EGCH1",
+        Kind::SByte,
+        -128,
+        127,
+        "End-Game (#14): pawn-advance test, first scan: per unit of the nearest man on each channel file (pawn 1, king 3; own +, enemy -) (1/CH)",
+    ),
+    p(
+        "P_EGCH2",
+        Kind::SByte,
+        -128,
+        127,
+        "End-Game (#14): pawn-advance test, second scan: own pawns minus enemy pawns in the channel and beside the pawn (1/CM)",
+    ),
+    p(
+        "P_EGOPP",
+        Kind::SByte,
+        -128,
+        127,
+        "End-Game (#14): the opposition (kings on a file or rank, 1, 3 or 5 squares between), for the side that has just moved (CE)",
+    ),
+    p(
+        "P_EGENE",
+        Kind::SByte,
+        -128,
+        127,
+        "End-Game (#14): king environment, an enemy pawn next to the king (3/CK)",
+    ),
+    p(
+        "P_EGENO",
+        Kind::SByte,
+        -128,
+        127,
+        "End-Game (#14): king environment, an own pawn next to the king (1/CK)",
+    ),
+    p(
+        "P_EGCEN",
+        Kind::SByte,
+        -128,
+        127,
+        "End-Game (#14): the king on the centre 16 squares c3-f6 (1/CJ)",
+    ),
+    p(
+        "P_EGRIP",
+        Kind::SByte,
+        -128,
+        127,
+        "End-Game (#14): king ripple, the engine's king only: per (8 - distance) * material (pawn 1, king 3) of the nearest ring holding men (1/(CQ*CL))",
+    ),
 ];
 
 /// The definition of a parameter by name.
@@ -552,6 +641,7 @@ fn encode(d: &ParamDef, v: i32) -> Vec<u8> {
     match d.kind {
         Kind::Word => (v as i16).to_le_bytes().to_vec(),
         Kind::Byte | Kind::Flags => vec![v as u8],
+        Kind::SByte => vec![v as i8 as u8],
     }
 }
 
@@ -559,6 +649,7 @@ fn decode(d: &ParamDef, b: &[u8]) -> i32 {
     match d.kind {
         Kind::Word => i16::from_le_bytes([b[0], b[1]]) as i32,
         Kind::Byte | Kind::Flags => b[0] as i32,
+        Kind::SByte => b[0] as i8 as i32,
     }
 }
 
