@@ -5,6 +5,8 @@
 //!   win, the table says the claimed side wins; how often it is silent is printed.
 //! - A KPKP sample, the same (the KPKP table is built once, about a minute).
 //! - The Z80's RACE gives the model's claim on every KPK position and on the KPKP sample.
+//! - Data rows: with the default block the full build plays the move RACE's rule carries;
+//!   with P_RACE = 0 it does not.
 
 use shakmaty::{fen::Fen, CastlingMode, Chess, Color, Position};
 use std::sync::{Mutex, OnceLock};
@@ -312,4 +314,51 @@ fn the_z80_race_is_its_model_on_every_kpk_position_and_a_kpkp_sample() {
     println!("KPK: the Z80 agrees on {n} positions, {t:.0} T a call");
     let (n, t) = z80_agrees(kpkp_sample(50_000).into_iter());
     println!("KPKP sample: the Z80 agrees on {n} positions, {t:.0} T a call");
+}
+
+/// RACE's rows: (what, FEN, level, the default block's move; with P_RACE = 0 the engine plays
+/// another, which the table says throws the win away). Found by searching KPK positions for
+/// the moves the term alone turns.
+const ROWS: &[(&str, &str, u8, &str)] = &[
+    // f4-f5: Black's king on c3 is outside the square of the pawn once it stands on f5 (and
+    // White's king cannot help); without RACE, Ka1-a2 and the pawn is caught.
+    (
+        "the square of the pawn",
+        "8/8/8/8/5P2/2k5/8/K7 w - - 0 40",
+        1,
+        "f4f5",
+    ),
+    // ...Ke3-d4 heads for the key squares of the b7 pawn (a5, b5, c5) two steps ahead of
+    // White's king; without RACE, ...b7-b5 runs into it.
+    (
+        "a key square reached first",
+        "8/1p6/8/8/8/4k3/8/1K6 b - - 0 40",
+        1,
+        "e3d4",
+    ),
+];
+
+#[test]
+fn race_changes_the_move_it_should() {
+    use z80chess::firmware::params::ParamFile;
+    use z80chess::firmware::{parse_fen, sargon, Build, Engine};
+    let best = |fen: &str, level: u8, text: &str| {
+        let mut e = Engine::new(Build::Full).unwrap();
+        if !text.is_empty() {
+            e.load_params(&ParamFile::parse(text, "t").unwrap())
+                .unwrap();
+        }
+        sargon::load(&mut e, &parse_fen(fen).unwrap()).unwrap();
+        e.search(level, false).unwrap().best.uci()
+    };
+    let mut bad = Vec::new();
+    for &(what, fen, level, want) in ROWS {
+        let (with, without) = (best(fen, level, ""), best(fen, level, "P_RACE = 0\n"));
+        if with != want || without == want {
+            bad.push(format!(
+                "{what}: default {with}, without RACE {without}, want {want}"
+            ));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
