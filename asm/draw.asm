@@ -281,25 +281,17 @@ ROOTV:  LD      HL,(MV0W)
 ; KEYEQ: Z if the 4 bytes at HL are TTK's.   keeps: BC, DE, HL
 KEYEQ:  PUSH    HL
         PUSH    DE
+        PUSH    BC
         LD      DE,TTK
-        LD      A,(DE)
+        LD      B,4
+.c:     LD      A,(DE)
         CP      (HL)
         JR      NZ,.x
         INC     DE
         INC     HL
-        LD      A,(DE)
-        CP      (HL)
-        JR      NZ,.x
-        INC     DE
-        INC     HL
-        LD      A,(DE)
-        CP      (HL)
-        JR      NZ,.x
-        INC     DE
-        INC     HL
-        LD      A,(DE)
-        CP      (HL)
-.x:     POP     DE
+        DJNZ    .c              ; (Z from the last CP)
+.x:     POP     BC
+        POP     DE
         POP     HL
         RET
 

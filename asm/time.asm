@@ -249,12 +249,8 @@ TMROOT: LD      A,(TMON)
         RET     Z
         LD      HL,TMNB
         INC     (HL)
-        LD      A,(P_FLAGS)
-        AND     8
+        CALL    DTON
         RET     Z
-        LD      A,(ITDEP)
-        CP      2
-        RET     C
         PUSH    DE
         LD      HL,(TMPREV)     ; drop = TMPREV - value
         OR      A
@@ -282,6 +278,22 @@ TMROOT: LD      A,(TMON)
         POP     DE
         RET
 
+; DTON: NZ when deep think applies: a timed search, P_FLAGS bit 3, from the
+; second depth.   clobbers: A
+DTON:   LD      A,(TMON)
+        OR      A
+        RET     Z
+        LD      A,(P_FLAGS)
+        AND     8
+        RET     Z
+        LD      A,(ITDEP)
+        CP      2
+        JR      NC,.on
+        XOR     A
+        RET
+.on:    OR      A
+        RET
+
 ; TMSTOP: a timed search stopped by its limit during a fail low: the best
 ; move of the unfinished depth, if one beat the failing move (BESTM, whose
 ; score is SCOREW+2).   clobbers: all
@@ -303,15 +315,8 @@ TMSTOP: LD      A,(TMON)
 TMFRONT: LD     A,(IX+F_PLY)
         DEC     A
         RET     NZ
-        LD      A,(TMON)
-        OR      A
+        CALL    DTON
         RET     Z
-        LD      A,(P_FLAGS)
-        AND     8
-        RET     Z
-        LD      A,(ITDEP)
-        CP      2
-        RET     C
         PUSH    HL              ; find BESTMV's entry
 .f:     LD      A,H
         OR      A
@@ -421,8 +426,4 @@ PVKEEP: LD      HL,BREP1
 ;   clobbers: A, B, HL
 PUTRP:  LD      HL,BESTRP
         LD      B,3
-.b:     LD      A,(HL)
-        CALL    PUTB
-        INC     HL
-        DJNZ    .b
-        RET
+        JP      PUTN

@@ -9,13 +9,14 @@
 //! - Best-reply-first changes no move and no score, only the nodes, and saves them at level 2.
 
 use z80chess::firmware::eval::{Evaluation, ENDGAME_TERMS};
-use z80chess::firmware::params::ParamFile;
-use z80chess::firmware::{parse_fen, sargon, Build, Engine};
+#[path = "common/terms.rs"]
+mod terms;
+use terms::{engine, engine_with, term, Row};
 
 /// (term, its weights, level, the default block's move, FEN, what the move shows).
 /// The positions were drawn at random among king-and-pawn endings and kept when the term alone
 /// turns the move; the comment says what the move does for the term.
-const ROWS: &[(&str, &[&str], u8, &str, &str)] = &[
+const ROWS: &[Row] = &[
     // d5-d6 takes the pawn out of the e6 pawn's attack (rather than d5xe6).
     (
         "approach",
@@ -123,47 +124,13 @@ const ROWS: &[(&str, &[&str], u8, &str, &str)] = &[
     ),
 ];
 
-fn engine_with(fen: &str, text: &str) -> Engine {
-    let mut e = Engine::new(Build::Full).unwrap();
-    if !text.is_empty() {
-        e.load_params(&ParamFile::parse(&format!("[default]\n{text}"), "test").unwrap())
-            .unwrap();
-    }
-    sargon::load(&mut e, &parse_fen(fen).unwrap()).unwrap();
-    e
-}
-
-fn engine(fen: &str, zero: &[&str]) -> Engine {
-    let text: String = zero.iter().map(|w| format!("{w} = 0\n")).collect();
-    engine_with(fen, &text)
-}
-
 #[test]
 fn each_term_changes_the_move_it_should() {
-    let mut bad = Vec::new();
-    for &(term, weights, level, want, fen) in ROWS {
-        let with = engine(fen, &[]).search(level, false).unwrap();
-        let without = engine(fen, weights).search(level, false).unwrap();
-        let (w, wo) = (with.best.uci(), without.best.uci());
-        if w != want || wo == want {
-            bad.push(format!(
-                "{term}: default {w:?}, without {wo:?}, want {want}"
-            ));
-        }
-    }
-    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    terms::each_term_changes_the_move(ROWS);
 }
 
 fn eval(fen: &str) -> Evaluation {
     engine(fen, &[]).eval().unwrap()
-}
-
-fn term(e: &Evaluation, name: &str) -> i32 {
-    e.terms
-        .iter()
-        .find(|t| t.name == name)
-        .unwrap_or_else(|| panic!("no term {name}"))
-        .value
 }
 
 /// End-Game's terms in `eval`: the pawn-ending terms after RACE's.

@@ -5,13 +5,16 @@
 //! - `eval` shows each term with the sign the source gives, on hand-made positions.
 
 use z80chess::firmware::eval::Evaluation;
+#[path = "common/terms.rs"]
+mod terms;
+use terms::{engine, term, Row};
 use z80chess::firmware::params::ParamFile;
 use z80chess::firmware::{parse_fen, sargon, Build, Engine};
 
 /// (term, its weights, level, the default block's move, FEN, what the move shows).
 /// Positions marked WAC/BK are from the Win at Chess and Bratko-Kopec files (their move number
 /// raised so the book does not answer); the others are hand-made.
-const ROWS: &[(&str, &[&str], u8, &str, &str)] = &[
+const ROWS: &[Row] = &[
     // c6xd5 mends Black's doubled c-pawns (WAC.163).
     (
         "doubled",
@@ -126,43 +129,13 @@ const ROWS: &[(&str, &[&str], u8, &str, &str)] = &[
     ),
 ];
 
-fn engine(fen: &str, zero: &[&str]) -> Engine {
-    let mut e = Engine::new(Build::Full).unwrap();
-    if !zero.is_empty() {
-        let text: String = zero.iter().map(|w| format!("{w} = 0\n")).collect();
-        e.load_params(&ParamFile::parse(&format!("[default]\n{text}"), "zero").unwrap())
-            .unwrap();
-    }
-    sargon::load(&mut e, &parse_fen(fen).unwrap()).unwrap();
-    e
-}
-
 #[test]
 fn each_term_changes_the_move_it_should() {
-    let mut bad = Vec::new();
-    for &(term, weights, level, want, fen) in ROWS {
-        let with = engine(fen, &[]).search(level, false).unwrap();
-        let without = engine(fen, weights).search(level, false).unwrap();
-        let (w, wo) = (with.best.uci(), without.best.uci());
-        if w != want || wo == want {
-            bad.push(format!(
-                "{term}: default {w:?}, without {wo:?}, want {want}"
-            ));
-        }
-    }
-    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    terms::each_term_changes_the_move(ROWS);
 }
 
 fn eval(fen: &str) -> Evaluation {
     engine(fen, &[]).eval().unwrap()
-}
-
-fn term(e: &Evaluation, name: &str) -> i32 {
-    e.terms
-        .iter()
-        .find(|t| t.name == name)
-        .unwrap_or_else(|| panic!("no term {name}"))
-        .value
 }
 
 #[test]

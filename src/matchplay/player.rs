@@ -190,34 +190,18 @@ impl FirmwarePlayer {
                 let b = engine
                     .set_time(left_t, to_go, 0)
                     .map_err(|e| e.to_string())?;
-                let mut search = Search::timed(engine, crate::play::MAX_DEPTH);
-                let stop_at = b.hard + crate::play::pace::STOP_LATENCY_T;
-                loop {
-                    let left = stop_at.saturating_sub(search.tstates).max(1);
-                    if let Some(r) = search.step(engine, left)? {
-                        break r;
-                    }
-                    if search.tstates >= stop_at {
-                        search.stop(engine);
-                        break search.finish(engine)?;
-                    }
-                }
+                let search = Search::timed(engine, crate::play::MAX_DEPTH);
+                run_until(search, engine, b.hard + crate::play::pace::STOP_LATENCY_T)?
             }
             Budget::Seconds(s) => {
                 // The budget in T-states, then MOVE-NOW (the firmware answers within about
                 // STOP_LATENCY_T with its last completed depth's move).
                 let stop_at = ((s * self.clock_hz as f64).round() as u64).max(1);
-                let mut search = Search::start(engine, crate::play::MAX_DEPTH);
-                loop {
-                    let left = stop_at.saturating_sub(search.tstates).max(1);
-                    if let Some(r) = search.step(engine, left)? {
-                        break r;
-                    }
-                    if search.tstates >= stop_at {
-                        search.stop(engine);
-                        break search.finish(engine)?;
-                    }
-                }
+                run_until(
+                    Search::start(engine, crate::play::MAX_DEPTH),
+                    engine,
+                    stop_at,
+                )?
             }
         };
         let thought = Thought::from_result(&r);
@@ -235,6 +219,25 @@ impl FirmwarePlayer {
             },
             Some(thought),
         ))
+    }
+}
+
+/// Run a started search until it answers, saying "move now" once it has run `stop_at`
+/// T-states.
+fn run_until(
+    mut search: Search,
+    engine: &mut crate::firmware::Engine,
+    stop_at: u64,
+) -> Result<crate::firmware::SearchResult, String> {
+    loop {
+        let left = stop_at.saturating_sub(search.tstates).max(1);
+        if let Some(r) = search.step(engine, left)? {
+            return Ok(r);
+        }
+        if search.tstates >= stop_at {
+            search.stop(engine);
+            return search.finish(engine);
+        }
     }
 }
 
