@@ -6,14 +6,14 @@
 ; ===========================================================================
 
 ; KPEND: HL = the pawn-ending terms' sum (White's view), each in BRKDN
-; (BK_RACE, BK_EG0..).   needs: KNOW's tables (K_MAT)
-;   clobbers: all but IX
+; (BK_RACE, BK_EG0.., BK_RPD).   in: KPTOT = POINTS' total so far
+;   needs: KNOW's tables (K_MAT)   clobbers: all but IX
 KPEND:  LD      A,(KV+K_MAT)    ; pieces left (N B R Q) on either side?
         LD      HL,KV+40h+K_MAT
         OR      (HL)
         JR      Z,.kp
         LD      HL,BK_RACE      ; no: every term 0
-        LD      B,1+KPNT
+        LD      B,2+KPNT
         XOR     A
 .z:     LD      (HL),A
         INC     HL
@@ -29,6 +29,92 @@ KPEND:  LD      A,(KV+K_MAT)    ; pieces left (N B R Q) on either side?
         CALL    EGEVAL
         POP     DE
         ADD     HL,DE
+        PUSH    HL              ; (race + End-Game)
+        LD      HL,0
+        LD      (BK_RPD),HL
+        LD      A,(P_RPDRW)     ; K+RP v K: a draw, when no race is won
+        OR      A
+        JR      Z,.nd
+        LD      A,D
+        OR      E
+        JR      NZ,.nd
+        CALL    RPDRAW
+        JR      NC,.nd
+        POP     HL              ; the position's own value: POINTS' total,
+        PUSH    HL              ; these terms and the root's MV0W + BC0W
+        LD      DE,(KPTOT)      ; (the search measures from those) ...
+        ADD     HL,DE
+        LD      DE,(MV0W)
+        ADD     HL,DE
+        LD      DE,(BC0W)
+        ADD     HL,DE
+        CALL    NEGHL           ; ... cancelled: the total comes out as a
+        LD      (BK_RPD),HL     ; draw, 0 for the position itself
+        POP     DE
+        ADD     HL,DE
+        RET
+.nd:    POP     HL
+        RET
+
+; RPDRAW: carry if one side has only pawns, all on one rook file, and the
+; other a bare king next to (or on) their queening square, beyond the most
+; advanced of them: Cray Blitz's "K+RP vs K" draw (#11; the model is
+; race.rs's rook_pawn_draw, held to the KPK table on every position).
+;   clobbers: all but IX
+RPDRAW: LD      C,0
+        CALL    .side
+        RET     C
+        LD      C,BLACK
+.side:  CALL    RBUILD
+        LD      A,(RNYP)
+        OR      A
+        RET     NZ
+        LD      A,(RNXP)
+        OR      A
+        RET     Z
+        LD      B,A
+        LD      HL,RXP
+        LD      A,(HL)
+        AND     7
+        LD      E,A             ; E = the file
+        JR      Z,.rf
+        CP      7
+        JR      NZ,.no
+.rf:    LD      D,0             ; D = the most advanced pawn's rank
+.l:     LD      A,(HL)
+        AND     7
+        CP      E
+        JR      NZ,.no
+        LD      A,(HL)
+        RRCA
+        RRCA
+        RRCA
+        AND     7
+        CP      D
+        JR      C,.s
+        LD      D,A
+.s:     INC     HL
+        DJNZ    .l
+        LD      A,(RYK)         ; Y's king beyond it, on the 7th or 8th rank,
+        RRCA
+        RRCA
+        RRCA
+        AND     7
+        CP      D
+        JR      C,.no
+        JR      Z,.no
+        CP      6
+        JR      C,.no
+        LD      A,(RYK)         ; within a file of the pawns
+        AND     7
+        SUB     E
+        JR      NC,.f
+        NEG
+.f:     CP      2
+        JR      NC,.no
+        SCF
+        RET
+.no:    OR      A
         RET
 
 ; ---------------------------------------------------------------------------
@@ -76,6 +162,7 @@ RS      EQU     RV+4Ah          ; 1  the X pawn looked at: square, file, rank,
 RF      EQU     RV+4Bh          ; 1    moves to queen
 RR      EQU     RV+4Ch
 RN      EQU     RV+4Dh
+KPTOT   EQU     RV+4Eh          ; 2  POINTS' total before KPEND (White's view)
 RXP     EQU     RV+50h          ; 16 X's pawns' squares
 RYP     EQU     RV+60h          ; 16 Y's pawns' squares
         IF      RNYP - RNXP != 1

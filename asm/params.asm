@@ -91,6 +91,8 @@
 ;   75h  P_EGENO  sb  17  an own pawn next to the king
 ;   76h  P_EGCEN  sb  9   the king on the centre 16 squares
 ;   77h  P_EGRIP  sb  3   the engine's king's ripple, per (8 - d) * material
+;   78h  P_RPDRW  b   1   #11: K+RP v K with the defending king in the pawn's
+;                         way scored as a draw (kpend.asm RPDRAW); 0 = off
 ; ===========================================================================
 
 PBLKSZ  EQU     80h
@@ -151,7 +153,8 @@ P_EGENE  EQU    PRM+74h
 P_EGENO  EQU    PRM+75h
 P_EGCEN  EQU    PRM+76h
 P_EGRIP  EQU    PRM+77h
-PRMUSED  EQU    78h             ; bytes of the block in use
+P_RPDRW  EQU    PRM+78h
+PRMUSED  EQU    79h             ; bytes of the block in use
 
 EBADPRM EQU     10h             ; 'W'/'V': block or range outside the blocks
 
@@ -182,6 +185,7 @@ DEFPRM: DB      3Ch,0           ; P_FLAGS: bits 2, 3 (#12), 4, 5 (#14)
         DB      -77,-26,3,-51           ; P_EGAPP .. P_EGDBL
         DB      77,26,26                ; P_EGFRE, P_EGCH1, P_EGCH2
         DB      26,51,17,9,3            ; P_EGOPP .. P_EGRIP
+        DB      1                       ; P_RPDRW (#11)
         IF      $-DEFPRM != PRMUSED
         ERROR   "DEFPRM and the block layout disagree"
         ENDIF

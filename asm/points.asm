@@ -225,7 +225,8 @@ POINTS: LD      HL,NEVAL
         CALL    KNOW
         POP     DE
         ADD     HL,DE
-        PUSH    HL              ; + pawn endings' terms (kpend.asm)
+        LD      (KPTOT),HL      ; + pawn endings' terms (kpend.asm)
+        PUSH    HL
         CALL    KPEND
         POP     DE
         ADD     HL,DE

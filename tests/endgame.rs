@@ -135,7 +135,7 @@ fn eval(fen: &str) -> Evaluation {
 
 /// End-Game's terms in `eval`: the pawn-ending terms after RACE's.
 fn eg() -> &'static [&'static str] {
-    &ENDGAME_TERMS[1..]
+    &ENDGAME_TERMS[1..13]
 }
 
 /// Every End-Game term of `fen`, in the order of `eg()`, checked against the values worked out by

@@ -190,6 +190,57 @@ fn race_claims_on_a_kpkp_sample_are_the_tables() {
     assert!(c.wrong.is_empty(), "{} wrong claims", c.wrong.len());
 }
 
+#[test]
+fn the_rook_pawn_draws_are_the_tables() {
+    use z80chess::reference::race::rook_pawn_draw;
+    let mut s = store().lock().unwrap_or_else(|e| e.into_inner());
+    let (mut claims, mut draws, mut wrong) = (0, 0, Vec::new());
+    for pos in kpk() {
+        s.table("KPK").unwrap();
+        let v = s.probe(&pos).unwrap();
+        let rp = of_chess(&pos).unwrap();
+        let rook = rp.pawns.iter().flatten().all(|&q| q % 8 == 0 || q % 8 == 7);
+        if rook && !v.is_win() && !v.is_loss() {
+            draws += 1;
+        }
+        if rook_pawn_draw(&rp) {
+            claims += 1;
+            if v.is_win() || v.is_loss() {
+                wrong.push(format!(
+                    "{}: {v}",
+                    shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal)
+                ));
+            }
+        }
+    }
+    println!(
+        "K+RP v K: {claims} draws claimed of {draws} rook-pawn draws, {} wrong",
+        wrong.len()
+    );
+    // The Z80's RPDRAW is the model on every KPK position.
+    drop(s);
+    let mut z = Z80Race::new();
+    let differ: Vec<String> = kpk()
+        .filter(|pos| {
+            let p = of_chess(pos).unwrap();
+            rook_pawn_draw(&p) != z.rook_pawn_draw(&p)
+        })
+        .take(10)
+        .map(|pos| {
+            shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal).to_string()
+        })
+        .collect();
+    assert!(
+        differ.is_empty(),
+        "RPDRAW differs from its model: {differ:?}"
+    );
+    for w in wrong.iter().take(20) {
+        println!("  {w}");
+    }
+    assert!(claims > draws / 10, "{claims} claims");
+    assert!(wrong.is_empty(), "{} wrong", wrong.len());
+}
+
 /// Every KPKP position (about 18 million): `cargo test --test race -- --ignored --nocapture`.
 #[test]
 #[ignore]
@@ -234,10 +285,13 @@ impl Z80Race {
             race > 1280 && race < 2304,
             "P_RACE {race}: more than a rook, less than a queen"
         );
+        // CALL RACE; OUT (PEXIT),A, then the same for RPDRAW
         let stub = sym("RV") + 0xF0;
-        let target = sym("RACE").to_le_bytes();
-        let code = [0xCD, target[0], target[1], 0xD3, 0xFF];
-        e.machine.bus.mem[stub as usize..stub as usize + 5].copy_from_slice(&code);
+        for (at, routine) in [(stub, "RACE"), (stub + 8, "RPDRAW")] {
+            let target = sym(routine).to_le_bytes();
+            let code = [0xCD, target[0], target[1], 0xD3, 0xFF];
+            e.machine.bus.mem[at as usize..at as usize + 5].copy_from_slice(&code);
+        }
         Z80Race {
             e,
             stub,
@@ -249,6 +303,22 @@ impl Z80Race {
     }
 
     fn claim(&mut self, p: &z80chess::reference::race::KpPosition) -> Option<Claim> {
+        let (v, _) = self.call(p, self.stub);
+        match v {
+            0 => None,
+            v if v == self.race => Some(Claim::White),
+            v if v == -self.race => Some(Claim::Black),
+            v => panic!("RACE returned {v}"),
+        }
+    }
+
+    /// RPDRAW's verdict (its carry flag).
+    fn rook_pawn_draw(&mut self, p: &z80chess::reference::race::KpPosition) -> bool {
+        self.call(p, self.stub + 8).1
+    }
+
+    /// The routine whose stub is at `stub`, on `p`: (HL, carry).
+    fn call(&mut self, p: &z80chess::reference::race::KpPosition, stub: u16) -> (i32, bool) {
         let m = &mut self.e.machine;
         for s in 0..64u16 {
             m.bus.mem[(self.board + 21 + 10 * (s / 8) + s % 8) as usize] = 0;
@@ -266,20 +336,15 @@ impl Z80Race {
         }
         // POINTS' convention: COLOR is the side that has just moved
         m.bus.mem[self.color as usize] = if p.white_to_move { 0x80 } else { 0 };
-        m.cpu.pc = self.stub;
+        m.cpu.pc = stub;
         m.cpu.sp = 0x6000;
         let t0 = m.cpu.t;
         match m.run(10_000_000) {
             z80chess::machine::StopReason::Exit(_) => {}
-            other => panic!("RACE did not return: {other:?}"),
+            other => panic!("the routine did not return: {other:?}"),
         }
         self.t = m.cpu.t - t0;
-        match m.cpu.hl() as i16 as i32 {
-            0 => None,
-            v if v == self.race => Some(Claim::White),
-            v if v == -self.race => Some(Claim::Black),
-            v => panic!("RACE returned {v}"),
-        }
+        (m.cpu.hl() as i16 as i32, m.cpu.f & 1 != 0)
     }
 }
 
@@ -319,11 +384,13 @@ fn the_z80_race_is_its_model_on_every_kpk_position_and_a_kpkp_sample() {
 /// RACE's rows: (what, FEN, level, the default block's move; with P_RACE = 0 the engine plays
 /// another, which the table says throws the win away). Found by searching KPK positions for
 /// the moves the term alone turns.
-const ROWS: &[(&str, &str, u8, &str)] = &[
+/// (idea, the weight set to 0, FEN, level, the default block's move).
+const ROWS: &[(&str, &str, &str, u8, &str)] = &[
     // f4-f5: Black's king on c3 is outside the square of the pawn once it stands on f5 (and
     // White's king cannot help); without RACE, Ka1-a2 and the pawn is caught.
     (
         "the square of the pawn",
+        "P_RACE",
         "8/8/8/8/5P2/2k5/8/K7 w - - 0 40",
         1,
         "f4f5",
@@ -332,9 +399,27 @@ const ROWS: &[(&str, &str, u8, &str)] = &[
     // White's king; without RACE, ...b7-b5 runs into it.
     (
         "a key square reached first",
+        "P_RACE",
         "8/1p6/8/8/8/4k3/8/1K6 b - - 0 40",
         1,
         "e3d4",
+    ),
+    // Kc1-b1 keeps White's king in front of the a-pawn (K+RP v K is drawn once the defender
+    // reaches the corner, and RPDRAW says so); without the draw term both moves look alike to a
+    // short search and Kc1-d2 walks away from the corner: the tables say Black then wins.
+    (
+        "K+RP v K: the defender heads for the corner",
+        "P_RPDRW",
+        "8/8/8/p7/8/1k6/8/2K5 w - - 0 40",
+        2,
+        "c1b1",
+    ),
+    (
+        "K+RP v K: the defender heads for the corner (h-pawn)",
+        "P_RPDRW",
+        "8/7p/8/8/8/6k1/8/5K2 w - - 0 40",
+        1,
+        "f1g1",
     ),
 ];
 
@@ -352,11 +437,14 @@ fn race_changes_the_move_it_should() {
         e.search(level, false).unwrap().best.uci()
     };
     let mut bad = Vec::new();
-    for &(what, fen, level, want) in ROWS {
-        let (with, without) = (best(fen, level, ""), best(fen, level, "P_RACE = 0\n"));
+    for &(what, weight, fen, level, want) in ROWS {
+        let (with, without) = (
+            best(fen, level, ""),
+            best(fen, level, &format!("{weight} = 0\n")),
+        );
         if with != want || without == want {
             bad.push(format!(
-                "{what}: default {with}, without RACE {without}, want {want}"
+                "{what}: default {with}, without {weight} {without}, want {want}"
             ));
         }
     }

@@ -429,6 +429,13 @@ pub const PARAMS: &[ParamDef] = &[
         127,
         "End-Game (#14): king ripple, the engine's king only: per (8 - distance) * material (pawn 1, king 3) of the nearest ring holding men (1/(CQ*CL))",
     ),
+    p(
+        "P_RPDRW",
+        Kind::Byte,
+        0,
+        1,
+        "K+RP v K (#11): 1 scores it as a draw when the bare king stands next to the queening square, beyond the pawns (RPDRAW); 0 = off",
+    ),
 ];
 
 /// The definition of a parameter by name.

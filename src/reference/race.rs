@@ -209,3 +209,26 @@ pub fn of_chess(pos: &shakmaty::Chess) -> Option<KpPosition> {
     }
     Some(p)
 }
+
+/// Cray Blitz's "K+RP vs K" draw (issue #11, Miscellaneous Scoring): one side has only pawns on
+/// one rook file, the other a bare king standing in the pawns' way: next to the queening
+/// square (or on it) and beyond the most advanced pawn. Such a position is drawn, whoever is to
+/// move (tests/race.rs holds it to the KPK table).
+pub fn rook_pawn_draw(p: &KpPosition) -> bool {
+    for x in 0..2 {
+        let y = 1 - x;
+        if p.pawns[x].is_empty() || !p.pawns[y].is_empty() {
+            continue;
+        }
+        let xp: Vec<u8> = p.pawns[x].iter().map(|&s| rel(s, x)).collect();
+        let f = file(xp[0]);
+        if (f != 0 && f != 7) || xp.iter().any(|&s| file(s) != f) {
+            return false;
+        }
+        let yk = rel(p.kings[y], x);
+        let top = xp.iter().map(|&s| rank(s)).max().unwrap();
+        let q = (56 + f) as u8;
+        return dist(yk, q) <= 1 && rank(yk) > top;
+    }
+    false
+}
