@@ -5,13 +5,14 @@
 ;
 ; THE GAME'S HISTORY: every move the host plays with 'M' first appends the
 ; key (ZKEY, craft.asm) of the position it leaves and that position's
-; halfmove clock to GHLIST; a pawn move, capture or promotion empties the
-; list (nothing before it can recur) and zeroes the clock GHCLK, any other
-; move counts it up. 'U' takes the last entry back (after an irreversible
-; move the entries before it are gone: the clock becomes 0). 'N', 'S' and
-; reset empty it; 'H' n sets the clock of a set-up position (the FEN's
-; halfmove field). GHLIST keeps the last GHMAX positions (the 50-move rule
-; needs no more).
+; halfmove clock to GHLIST; a pawn move, capture or promotion zeroes the
+; clock GHCLK (nothing before it can recur: every scan stops where the clock
+; does), any other move counts it up. The entries stay, so that 'U' takes
+; the last one back with its clock, irreversible move or not, and the
+; history is what it was before the move (a GUI's or a ponderer's take-back
+; sees the same repetitions). 'N', 'S' and reset empty it; 'H' n sets the
+; clock of a set-up position (the FEN's halfmove field). GHLIST keeps the
+; last GHMAX positions (the 50-move rule needs no more).
 ;
 ; IN THE SEARCH (SRCH, after GENMOV, before the table's probe): every node
 ; keys its position (DPLY[ply]: key, clock, the draw count on entry). A node
@@ -103,10 +104,11 @@ GHADR:  LD      L,A
 
 ; GHMOVE: after 'M' played LASTMV's entry: the clock.   clobbers: A, B, HL
 GHMOVE: CALL    IRREV
+        LD      HL,GHCLK
         JR      NC,.rev
-        JR      GHCLR
-.rev:   LD      HL,GHCLK
-        INC     (HL)
+        LD      (HL),0          ; irreversible: the clock starts again
+        RET
+.rev:   INC     (HL)
         RET     NZ
         DEC     (HL)            ; (kept at 255)
         RET

@@ -127,6 +127,16 @@ fn the_history_follows_moves_taken_back_and_the_clock_set() {
         "g1h1",
         "each move taken back and replayed"
     );
+    // An irreversible move taken back (a GUI's take-back, a ponderer's expected reply that did
+    // not come) leaves the history as it was: the repetition is still seen.
+    let h3 = "h2h3".parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+    e.play(FwMove::from_move(&h3)).unwrap();
+    e.undo().unwrap();
+    assert_eq!(
+        e.search(2, false).unwrap().best.uci(),
+        "g1h1",
+        "a pawn move taken back"
+    );
     // A clock set by 'H' (a FEN's halfmove field) reaches the 50-move rule.
     let fifty = ROWS[2].1.replace(" 99 60", " 0 60");
     assert_eq!(best(4, &fifty, None, &[], 2).0, "g1f2", "clock 0");

@@ -25,6 +25,7 @@ fn app(colour: Color, ascii: bool, fen: Option<&str>) -> App {
         },
         ascii,
         fen: fen.map(str::to_string),
+        ponder: false,
     })
     .unwrap()
 }
@@ -163,4 +164,105 @@ fn bad_input_changes_nothing() {
     assert!(a.message.1);
     // A tiny terminal gets a message, not a broken layout.
     assert!(render_text(&a, 40, 10).contains("needs at least"));
+}
+
+/// The full build at level 2, pondering or not, after 1...e5 2.Nf3 Nc6 with White to move.
+fn full_app(ponder: bool) -> App {
+    App::new(&TuiOptions {
+        params: None,
+        build: Build::Full,
+        level: 2,
+        colour: Color::White,
+        pace: Pace {
+            clock_hz: 2_000_000,
+            realtime: false,
+        },
+        ascii: false,
+        fen: Some("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3".into()),
+        ponder,
+    })
+    .unwrap()
+}
+
+/// The player's move, the Z80's answer, then the player's `second` (None: the reply the Z80
+/// expects); returns the Z80's second answer (SAN), its T-states and its score.
+fn second_answer(ponder: bool, second: Option<&str>) -> (String, u64, i32, App) {
+    let mut a = full_app(ponder);
+    a.submit("Bc4");
+    z80_moves(&mut a);
+    let expected = a.pondering.as_ref().map(|p| p.san.clone());
+    assert_eq!(expected.is_some(), ponder, "pondering after the Z80's move");
+    while a.pondering_running() {
+        a.step_ponder(u64::MAX / 4);
+    }
+    let mv = match second {
+        Some(m) => m.to_string(),
+        None => expected.expect("a ponder move"),
+    };
+    a.submit(&mv);
+    z80_moves(&mut a);
+    let ply = a.game.plies.last().unwrap();
+    let t = ply.thought.as_ref().expect("the Z80 moved");
+    (ply.san.clone(), t.tstates, t.score.raw(), a)
+}
+
+#[test]
+fn pondering_in_the_full_screen() {
+    // The reply the Z80 expects: while the player thinks, the screen says so.
+    let mut a = full_app(true);
+    a.submit("Bc4");
+    z80_moves(&mut a);
+    let reply = a.pondering.as_ref().expect("pondering").san.clone();
+    a.step_ponder(50_000);
+    let screen = render_text(&a, W, H);
+    assert!(
+        screen.contains(&format!("Pondering on your {reply}")),
+        "{screen}"
+    );
+
+    // A ponder hit: the search already made is the answer, the same move and T-states as a
+    // search started after the move, and none of it is charged to the Z80's clock.
+    let (hit, hit_t, hit_s, a) = second_answer(true, None);
+    let (plain, plain_t, plain_s, b) = second_answer(false, Some(&reply));
+    assert_eq!(
+        (hit.as_str(), hit_t, hit_s),
+        (plain.as_str(), plain_t, plain_s)
+    );
+    assert!(
+        a.z80_time < b.z80_time,
+        "pondered time charged: {:?} vs {:?}",
+        a.z80_time,
+        b.z80_time
+    );
+    assert!(a.message.0.contains("as the Z80 expected") || a.message.0.contains(&hit));
+
+    // Another move: the pondered reply is taken back out of the firmware, which then answers
+    // with the move and score it gives without pondering (the T-states may differ by a few:
+    // the ponder search left its move-ordering state behind).
+    let other = if reply == "d3" { "c3" } else { "d3" };
+    let (miss, miss_t, miss_s, _) = second_answer(true, Some(other));
+    let (fresh, fresh_t, fresh_s, _) = second_answer(false, Some(other));
+    assert_eq!((&miss, miss_s), (&fresh, fresh_s));
+    assert!(
+        miss_t.abs_diff(fresh_t) * 1000 < fresh_t,
+        "{miss_t} vs {fresh_t} T-states"
+    );
+
+    // Taking back during pondering leaves the firmware in step with the game.
+    let mut c = full_app(true);
+    c.submit("Bc4");
+    z80_moves(&mut c);
+    assert!(c.pondering.is_some());
+    c.submit("undo");
+    assert!(c.pondering.is_none());
+    assert_eq!(c.game.plies.len(), 0);
+    let men = |s: &z80chess::firmware::board::Setup| s.squares.map(|b| b & 0x87);
+    let fw = c.game.engine.board().unwrap();
+    let host = z80chess::firmware::board::encode(c.game.pos());
+    assert_eq!(
+        men(&fw),
+        men(&host),
+        "the firmware's men after the take-back"
+    );
+    assert_eq!(fw.side, host.side, "the side to move after the take-back");
 }

@@ -329,14 +329,34 @@ impl Game {
             }
             sargon::load(&mut self.engine, &after).map_err(fw_err)?;
         }
+        self.push(m, after, san, thought);
+        Ok(())
+    }
+
+    fn push(&mut self, m: Move, after: Chess, san: String, thought: Option<Thought>) {
         self.keys.push(key(&after));
         self.positions.push(after);
         self.plies.push(Ply {
             mv: m,
             san,
-            fw,
+            fw: FwMove::from_move(&m),
             thought,
         });
+    }
+
+    /// Record `m` (legal here) on the host only: the firmware has already played it (the
+    /// reply a ponder search was started on).
+    pub fn record(&mut self, m: Move) -> Result<(), String> {
+        let pos = self.pos().clone();
+        if !pos.is_legal(m) {
+            return Err(format!(
+                "{} is not legal here",
+                m.to_uci(CastlingMode::Standard)
+            ));
+        }
+        let mut after = pos;
+        let san = SanPlus::from_move_and_play_unchecked(&mut after, m).to_string();
+        self.push(m, after, san, None);
         Ok(())
     }
 

@@ -74,6 +74,9 @@ pub struct PlayArgs {
     /// A parameter file for the full build (`z80chess params` lists the names).
     #[arg(long)]
     pub params: Option<std::path::PathBuf>,
+    /// Think on your time (the full screen, the full build: it names the reply it expects).
+    #[arg(long)]
+    pub ponder: bool,
 }
 
 /// Read `--params FILE`, if given.
@@ -94,6 +97,12 @@ pub fn cli(args: &PlayArgs) -> Result<(), String> {
     }
     if let Some(f) = &args.fen {
         crate::firmware::parse_fen(f).map_err(|e| e.to_string())?;
+    }
+    if args.ponder && (args.text || args.build != Build::Full) {
+        return Err(
+            "--ponder: only the full screen with --build full ponders (the full build names the reply it expects)"
+                .into(),
+        );
     }
     // (a period build refuses a file when the game loads it: Game::set_params)
     let params = load_params_arg(args.params.as_deref())?;
@@ -121,6 +130,7 @@ pub fn cli(args: &PlayArgs) -> Result<(), String> {
         ascii: args.ascii,
         fen: args.fen.clone(),
         params,
+        ponder: args.ponder,
     })
 }
 

@@ -10,7 +10,7 @@
 use super::game::{move_prefix, Game, Thought};
 use super::pace::{clock, Pace, Search};
 use super::pgn;
-use crate::firmware::{parse_fen, Build, SearchKind};
+use crate::firmware::{parse_fen, Build, SearchKind, SearchResult};
 use ratatui::backend::TestBackend;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color as Tc, Modifier, Style};
@@ -33,6 +33,19 @@ pub struct TuiOptions {
     pub fen: Option<String>,
     /// The full build's parameter file, if any.
     pub params: Option<crate::firmware::params::ParamFile>,
+    /// Think on the player's time (the full build, which names the reply it expects).
+    pub ponder: bool,
+}
+
+/// The Z80 thinking on the player's time: the firmware holds the position after the reply it
+/// expects (played there, not in the game), and searches it.
+pub struct Ponder {
+    /// The reply the Z80 expects.
+    pub reply: shakmaty::Move,
+    pub san: String,
+    pub search: Search,
+    /// The answer, if the search ended before the player moved.
+    pub result: Option<SearchResult>,
 }
 
 /// Everything on the screen, and the game behind it.
@@ -57,6 +70,12 @@ pub struct App {
     pub quit: bool,
     /// The firmware failed: it is not asked to move again until the player does something.
     pub stalled: bool,
+    /// Pondering is on (`ponder on|off`; the full build only).
+    pub ponder: bool,
+    pub pondering: Option<Ponder>,
+    /// T-states the running search spent pondering before the player's move (not the Z80's
+    /// time: the player's clock was running).
+    pub pondered: u64,
 }
 
 const HELP: &[&str] = &[
@@ -69,11 +88,12 @@ const HELP: &[&str] = &[
     "  switch          swap sides (also: go)",
     "  color w|b       play White or Black",
     "  level 1-6       the Z80's look ahead",
-    "  build article|1978",
+    "  build article|1978|full",
     "  fen <FEN>       set up a position",
     "  save <file>     write the game as PGN",
     "  load <file>     read a PGN game",
     "  hint            the tablebase's verdict",
+    "  ponder on|off   full build: think on your time",
     "  resign, ascii, help, quit",
     "Keys: F1 help  F2 new  F3 flip  F4 undo",
     "  F5/Space move now  F6 switch  Esc quit",
@@ -134,6 +154,9 @@ impl App {
             now,
             quit: false,
             stalled: false,
+            ponder: opts.ponder,
+            pondering: None,
+            pondered: 0,
         })
     }
 
@@ -198,6 +221,15 @@ impl App {
             Ok(None) => {}
             Ok(Some(r)) => {
                 self.search = None;
+                self.engine_moves(r);
+            }
+        }
+    }
+
+    /// Play the Z80's answer `r`, then ponder on the reply it expects.
+    fn engine_moves(&mut self, r: SearchResult) {
+        {
+            {
                 let side = self.game.pos().turn();
                 let prefix = move_prefix(self.game.pos());
                 match self.game.play_result(&r) {
@@ -206,7 +238,8 @@ impl App {
                         self.complain(e);
                     }
                     Ok(_) => {
-                        self.z80_time += self.pace.emulated(r.tstates);
+                        let own = r.tstates.saturating_sub(std::mem::take(&mut self.pondered));
+                        self.z80_time += self.pace.emulated(own);
                         self.end_turn(side);
                         let ply = self.game.plies.last().expect("played");
                         let mut msg = format!("The Z80 plays {prefix} {}", ply.san);
@@ -218,8 +251,76 @@ impl App {
                             }
                         }
                         self.after_move(msg);
+                        self.start_ponder(&r);
                     }
                 }
+            }
+        }
+    }
+
+    /// After the Z80's move `r`: with pondering on and the full build's expected reply legal,
+    /// play that reply in the firmware only and search on the player's time.
+    fn start_ponder(&mut self, r: &SearchResult) {
+        if !self.ponder || self.game.build() != Build::Full || self.game.end().is_some() {
+            return;
+        }
+        let pos = self.game.pos().clone();
+        let Some(y) = r.reply.and_then(|y| y.to_move(&pos)) else {
+            return;
+        };
+        if self
+            .game
+            .engine
+            .play(crate::firmware::FwMove::from_move(&y))
+            .is_err()
+        {
+            return; // (a full firmware history: no pondering this move)
+        }
+        let san = shakmaty::san::San::from_move(&pos, y).to_string();
+        self.pondering = Some(Ponder {
+            reply: y,
+            san,
+            search: Search::start(&mut self.game.engine, self.game.level),
+            result: None,
+        });
+    }
+
+    /// Run the ponder search for one slice (it keeps its answer when it ends).
+    pub fn step_ponder(&mut self, budget: u64) {
+        let Some(p) = self.pondering.as_mut() else {
+            return;
+        };
+        if p.result.is_some() {
+            return;
+        }
+        match p.search.step(&mut self.game.engine, budget) {
+            Ok(None) => {}
+            Ok(Some(r)) => p.result = Some(r),
+            Err(e) => {
+                self.stop_ponder();
+                self.complain(format!("the firmware failed while pondering: {e}"));
+            }
+        }
+    }
+
+    /// Whether a ponder search is still running.
+    pub fn pondering_running(&self) -> bool {
+        self.pondering.as_ref().is_some_and(|p| p.result.is_none())
+    }
+
+    /// Stop pondering and take the expected reply back out of the firmware.
+    pub fn stop_ponder(&mut self) {
+        let Some(mut p) = self.pondering.take() else {
+            return;
+        };
+        if p.result.is_none() {
+            p.search.stop(&mut self.game.engine);
+            let _ = p.search.finish(&mut self.game.engine);
+        }
+        if self.game.engine.undo().is_err() {
+            if let Err(e) = self.game.resync() {
+                self.stalled = true;
+                self.complain(e);
             }
         }
     }
@@ -253,8 +354,10 @@ impl App {
         }
     }
 
-    /// Stop a search and throw its move away (before changing the game).
+    /// Stop a search (or pondering) and throw its move away (before changing the game).
     fn abandon(&mut self) {
+        self.stop_ponder();
+        self.pondered = 0;
         if let Some(mut s) = self.search.take() {
             s.stop(&mut self.game.engine);
             let _ = s.finish(&mut self.game.engine);
@@ -321,6 +424,19 @@ impl App {
                 self.say(h)
             }
             "ascii" => self.ascii = !self.ascii,
+            "ponder" => match rest {
+                "on" if self.game.build() == Build::Full => {
+                    self.ponder = true;
+                    self.say("Pondering on: the Z80 thinks on your time (from its next move).");
+                }
+                "on" => self.complain("ponder: only the full build names the reply it expects"),
+                "off" => {
+                    self.stop_ponder();
+                    self.ponder = false;
+                    self.say("Pondering off.");
+                }
+                _ => self.complain("ponder: on or off"),
+            },
             "switch" | "go" => {
                 self.abandon();
                 self.human = !self.human;
@@ -350,7 +466,8 @@ impl App {
                 let b = match rest.to_ascii_lowercase().as_str() {
                     "article" => Build::Article,
                     "1978" => Build::B1978,
-                    _ => return self.complain("build: article or 1978"),
+                    "full" => Build::Full,
+                    _ => return self.complain("build: article, 1978 or full"),
                 };
                 self.abandon();
                 match self.game.set_build(b) {
@@ -429,7 +546,30 @@ impl App {
         }
         match self.game.parse_move(text) {
             Err(e) => self.complain(e),
+            Ok(m) if self.pondering.as_ref().is_some_and(|p| p.reply == m) => {
+                // Ponder hit: the firmware already holds the move; its search goes on as the
+                // real one (or its answer, if it has ended, is played at once).
+                let p = self.pondering.take().expect("pondering");
+                let side = self.game.pos().turn();
+                let prefix = move_prefix(self.game.pos());
+                if let Err(e) = self.game.record(m) {
+                    self.stalled = true;
+                    return self.complain(e);
+                }
+                self.end_turn(side);
+                let san = self.game.plies.last().expect("played").san.clone();
+                self.after_move(format!("You play {prefix} {san}, as the Z80 expected"));
+                self.pondered = p.search.tstates;
+                match p.result {
+                    Some(r) => {
+                        self.pondered = r.tstates;
+                        self.engine_moves(r);
+                    }
+                    None => self.search = Some(p.search),
+                }
+            }
             Ok(m) => {
+                self.stop_ponder();
                 let side = self.game.pos().turn();
                 let prefix = move_prefix(self.game.pos());
                 match self.game.play(m, None, false) {
@@ -642,7 +782,7 @@ fn draw_clocks(f: &mut Frame, app: &App, area: Rect) {
             let running = app
                 .search
                 .as_ref()
-                .map(|s| s.emulated(&app.pace))
+                .map(|s| app.pace.emulated(s.tstates.saturating_sub(app.pondered)))
                 .unwrap_or_default();
             clock(app.z80_time + running)
         } else {
@@ -773,6 +913,18 @@ fn draw_engine(f: &mut Frame, app: &App, area: Rect) {
             s.emulated(&app.pace).as_secs_f64(),
             wall.as_secs_f64()
         ));
+    } else if let Some(p) = &app.pondering {
+        lines.push(format!("Pondering on your {}", p.san));
+        match (&p.result, p.search.depths.last()) {
+            (Some(_), _) => lines.push("its answer is ready".into()),
+            (None, Some(d)) => lines.push(format!("depth {} done", d.depth)),
+            (None, None) => lines.push("depth 1 not done yet".into()),
+        }
+        lines.push(format!(
+            "T-states {}: {:.1} s emulated",
+            group(p.search.tstates),
+            p.search.emulated(&app.pace).as_secs_f64()
+        ));
     } else if let Some((i, ply)) = app
         .game
         .plies
@@ -876,6 +1028,15 @@ pub fn run(opts: &TuiOptions) -> Result<(), String> {
                         last_draw = None;
                         Duration::ZERO
                     }
+                }
+            }
+            None if app.pondering_running() => {
+                app.step_ponder(app.pace.slice());
+                match &app.pondering {
+                    Some(p) if p.result.is_none() => {
+                        p.search.ahead(&app.pace).min(Duration::from_millis(50))
+                    }
+                    _ => Duration::ZERO,
                 }
             }
             None => Duration::from_millis(200),
