@@ -6,14 +6,14 @@
 ; ===========================================================================
 
 ; KPEND: HL = the pawn-ending terms' sum (White's view), each in BRKDN
-; (BK_RACE, BK_EG0.., BK_RPD).   in: KPTOT = POINTS' total so far
+; (BK_RACE, BK_EG0.., BK_RPD, BK_FRD).   in: KPTOT = POINTS' total so far
 ;   needs: KNOW's tables (K_MAT)   clobbers: all but IX
 KPEND:  LD      A,(KV+K_MAT)    ; pieces left (N B R Q) on either side?
         LD      HL,KV+40h+K_MAT
         OR      (HL)
         JR      Z,.kp
         LD      HL,BK_RACE      ; no: every term 0
-        LD      B,2+KPNT
+        LD      B,3+KPNT
         XOR     A
 .z:     LD      (HL),A
         INC     HL
@@ -32,28 +32,90 @@ KPEND:  LD      A,(KV+K_MAT)    ; pieces left (N B R Q) on either side?
         PUSH    HL              ; (race + End-Game)
         LD      HL,0
         LD      (BK_RPD),HL
-        LD      A,(P_RPDRW)     ; K+RP v K: a draw, when no race is won
-        OR      A
-        JR      Z,.nd
-        LD      A,D
+        LD      (BK_FRD),HL
+        LD      A,D             ; known draws, when no race is won:
         OR      E
         JR      NZ,.nd
+        LD      A,(P_RPDRW)     ; K+RP v K
+        OR      A
+        JR      Z,.f
         CALL    RPDRAW
+        LD      HL,BK_RPD
+        JR      C,.draw
+.f:     LD      A,(P_FRONT)     ; K+P v K, the king in front
+        OR      A
+        JR      Z,.nd
+        CALL    FRDRAW
         JR      NC,.nd
+        LD      HL,BK_FRD
+.draw:  EX      DE,HL           ; DE = the draw's line
         POP     HL              ; the position's own value: POINTS' total,
         PUSH    HL              ; these terms and the root's MV0W + BC0W
-        LD      DE,(KPTOT)      ; (the search measures from those) ...
+        PUSH    DE              ; (the search measures from those) ...
+        LD      DE,(KPTOT)
         ADD     HL,DE
         LD      DE,(MV0W)
         ADD     HL,DE
         LD      DE,(BC0W)
         ADD     HL,DE
         CALL    NEGHL           ; ... cancelled: the total comes out as a
-        LD      (BK_RPD),HL     ; draw, 0 for the position itself
-        POP     DE
+        EX      DE,HL           ; draw, 0 for the position itself
+        POP     HL
+        LD      (HL),E
+        INC     HL
+        LD      (HL),D
+        POP     HL
         ADD     HL,DE
         RET
 .nd:    POP     HL
+        RET
+
+; EITHER: carry if the test at HL does for X = White or for X = Black: it
+; runs after RBUILD (X's colour bit C) when Y has no pawns, and returns
+; carry for "drawn".   clobbers: all but IX
+EITHER: LD      C,0
+        PUSH    HL
+        CALL    .one
+        POP     HL
+        RET     C
+        LD      C,BLACK
+.one:   PUSH    HL
+        CALL    RBUILD
+        POP     HL
+        LD      A,(RNYP)
+        OR      A
+        RET     NZ              ; (NC)
+        JP      (HL)
+
+; FRDRAW: carry if one side has a single pawn, not on a rook file, and the
+; other a bare king on its file one square in front of it (the pawn on its
+; 2nd-6th rank) or two (2nd-5th): drawn whoever is to move and wherever the
+; other king stands (the model is race.rs's front_draw, held to the KPK
+; table on every position).   clobbers: all but IX
+;   cost: about 2 x RBUILD
+FRDRAW: LD      HL,.side
+        JR      EITHER
+.side:  LD      A,(RNXP)
+        DEC     A
+        RET     NZ
+        LD      A,(RXP)
+        LD      B,A             ; B = the pawn
+        AND     7
+        JR      Z,.no
+        CP      7
+        JR      Z,.no
+        LD      A,(RYK)
+        SUB     B
+        LD      C,6*8           ; one in front: the pawn below the 7th rank
+        CP      8
+        JR      Z,.r
+        LD      C,5*8           ; two in front: below the 6th
+        CP      16
+        JR      NZ,.no
+.r:     LD      A,B
+        CP      C
+        RET
+.no:    OR      A
         RET
 
 ; RPDRAW: carry if one side has only pawns, all on one rook file, and the
@@ -61,15 +123,9 @@ KPEND:  LD      A,(KV+K_MAT)    ; pieces left (N B R Q) on either side?
 ; advanced of them: Cray Blitz's "K+RP vs K" draw (#11; the model is
 ; race.rs's rook_pawn_draw, held to the KPK table on every position).
 ;   clobbers: all but IX
-RPDRAW: LD      C,0
-        CALL    .side
-        RET     C
-        LD      C,BLACK
-.side:  CALL    RBUILD
-        LD      A,(RNYP)
-        OR      A
-        RET     NZ
-        LD      A,(RNXP)
+RPDRAW: LD      HL,.side
+        JR      EITHER
+.side:  LD      A,(RNXP)
         OR      A
         RET     Z
         LD      B,A

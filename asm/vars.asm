@@ -84,7 +84,8 @@ BK_RACE EQU     BRKDN+3Ch       ; 2  pawn endings (kpend.asm): a certain race
 BK_EG0  EQU     BRKDN+3Eh       ;    End-Game's terms (endgame.asm), KPNT words
                                 ;    (room up to BRKDN+5Eh: KPNT <= 16)
 BK_RPD  EQU     BK_EG0 + 2 * KPNT ; 2 K+RP v K drawn (kpend.asm RPDRAW, #11)
-BKSIZE  EQU     40h + 2 * KPNT
+BK_FRD  EQU     BK_RPD + 2      ; 2 K+P v K, the king in front (FRDRAW, #14)
+BKSIZE  EQU     42h + 2 * KPNT
 BKNBAT  EQU     FVARS+80h       ; 1  battles listed (at most 32)
 BKBAT   EQU     FVARS+81h       ; 96 square piece residue, per battle
 SCOREW  EQU     FVARS+100h      ; 32 search: best score per ply (words)

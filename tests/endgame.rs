@@ -81,13 +81,14 @@ const ROWS: &[Row] = &[
         "a3b3",
         "8/8/8/8/8/k3P3/8/1K6 b - - 0 40",
     ),
-    // ...Kc7-c6 goes next to the enemy pawn.
+    // ...Kc7-c6 goes next to the enemy pawn (rather than ...h7-h5; the h-pawn keeps FRDRAW's
+    // king-in-front draw, which would also choose ...Kc6, out of it).
     (
         "king by enemy pawns",
         &["P_EGENE"],
         1,
         "c7c6",
-        "8/2k5/8/2P5/8/8/8/3K4 b - - 0 40",
+        "8/2k4p/8/2P5/8/8/8/3K4 b - - 0 40",
     ),
     // Ka3-b4 joins its own c5 pawn.
     (

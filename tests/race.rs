@@ -190,20 +190,26 @@ fn race_claims_on_a_kpkp_sample_are_the_tables() {
     assert!(c.wrong.is_empty(), "{} wrong claims", c.wrong.len());
 }
 
-#[test]
-fn the_rook_pawn_draws_are_the_tables() {
-    use z80chess::reference::race::rook_pawn_draw;
+/// A draw rule (`model`, and the Z80's routine) against the KPK table: every claim is a draw,
+/// it claims at least `min_share` of the draws of its class (`class`), and the Z80 is the model
+/// on every KPK position.
+fn draw_rule_is_the_table(
+    what: &str,
+    class: impl Fn(&z80chess::reference::race::KpPosition) -> bool,
+    model: impl Fn(&z80chess::reference::race::KpPosition) -> bool,
+    z80: impl Fn(&mut Z80Race, &z80chess::reference::race::KpPosition) -> bool,
+    min_share: f64,
+) {
     let mut s = store().lock().unwrap_or_else(|e| e.into_inner());
+    s.table("KPK").unwrap();
     let (mut claims, mut draws, mut wrong) = (0, 0, Vec::new());
     for pos in kpk() {
-        s.table("KPK").unwrap();
         let v = s.probe(&pos).unwrap();
         let rp = of_chess(&pos).unwrap();
-        let rook = rp.pawns.iter().flatten().all(|&q| q % 8 == 0 || q % 8 == 7);
-        if rook && !v.is_win() && !v.is_loss() {
+        if class(&rp) && !v.is_win() && !v.is_loss() {
             draws += 1;
         }
-        if rook_pawn_draw(&rp) {
+        if model(&rp) {
             claims += 1;
             if v.is_win() || v.is_loss() {
                 wrong.push(format!(
@@ -214,16 +220,15 @@ fn the_rook_pawn_draws_are_the_tables() {
         }
     }
     println!(
-        "K+RP v K: {claims} draws claimed of {draws} rook-pawn draws, {} wrong",
+        "{what}: {claims} draws claimed of {draws}, {} wrong",
         wrong.len()
     );
-    // The Z80's RPDRAW is the model on every KPK position.
     drop(s);
     let mut z = Z80Race::new();
     let differ: Vec<String> = kpk()
         .filter(|pos| {
             let p = of_chess(pos).unwrap();
-            rook_pawn_draw(&p) != z.rook_pawn_draw(&p)
+            model(&p) != z80(&mut z, &p)
         })
         .take(10)
         .map(|pos| {
@@ -232,13 +237,40 @@ fn the_rook_pawn_draws_are_the_tables() {
         .collect();
     assert!(
         differ.is_empty(),
-        "RPDRAW differs from its model: {differ:?}"
+        "{what}: the Z80 differs from its model: {differ:?}"
     );
     for w in wrong.iter().take(20) {
         println!("  {w}");
     }
-    assert!(claims > draws / 10, "{claims} claims");
-    assert!(wrong.is_empty(), "{} wrong", wrong.len());
+    assert!(
+        claims as f64 >= min_share * draws as f64,
+        "{what}: {claims} claims of {draws}"
+    );
+    assert!(wrong.is_empty(), "{what}: {} wrong", wrong.len());
+}
+
+#[test]
+fn the_rook_pawn_draws_are_the_tables() {
+    use z80chess::reference::race::rook_pawn_draw;
+    draw_rule_is_the_table(
+        "K+RP v K (of the rook-pawn draws)",
+        |p| p.pawns.iter().flatten().all(|&q| q % 8 == 0 || q % 8 == 7),
+        rook_pawn_draw,
+        |z, p| z.rook_pawn_draw(p),
+        0.1,
+    );
+}
+
+#[test]
+fn the_king_in_front_draws_are_the_tables() {
+    use z80chess::reference::race::front_draw;
+    draw_rule_is_the_table(
+        "K+P v K, the king in front (of the other draws)",
+        |p| p.pawns.iter().flatten().all(|&q| q % 8 != 0 && q % 8 != 7),
+        front_draw,
+        |z, p| z.front_draw(p),
+        0.05,
+    );
 }
 
 /// Every KPKP position (about 18 million): `cargo test --test race -- --ignored --nocapture`.
@@ -285,9 +317,10 @@ impl Z80Race {
             race > 1280 && race < 2304,
             "P_RACE {race}: more than a rook, less than a queen"
         );
-        // CALL RACE; OUT (PEXIT),A, then the same for RPDRAW
+        // CALL RACE; OUT (PEXIT),A, then the same for RPDRAW and FRDRAW
         let stub = sym("RV") + 0xF0;
-        for (at, routine) in [(stub, "RACE"), (stub + 8, "RPDRAW")] {
+        // (5 bytes each, in RV's last 16)
+        for (at, routine) in [(stub, "RACE"), (stub + 5, "RPDRAW"), (stub + 10, "FRDRAW")] {
             let target = sym(routine).to_le_bytes();
             let code = [0xCD, target[0], target[1], 0xD3, 0xFF];
             e.machine.bus.mem[at as usize..at as usize + 5].copy_from_slice(&code);
@@ -314,7 +347,12 @@ impl Z80Race {
 
     /// RPDRAW's verdict (its carry flag).
     fn rook_pawn_draw(&mut self, p: &z80chess::reference::race::KpPosition) -> bool {
-        self.call(p, self.stub + 8).1
+        self.call(p, self.stub + 5).1
+    }
+
+    /// FRDRAW's verdict (its carry flag).
+    fn front_draw(&mut self, p: &z80chess::reference::race::KpPosition) -> bool {
+        self.call(p, self.stub + 10).1
     }
 
     /// The routine whose stub is at `stub`, on `p`: (HL, carry).
@@ -413,6 +451,15 @@ const ROWS: &[(&str, &str, &str, u8, &str)] = &[
         "8/8/8/p7/8/1k6/8/2K5 w - - 0 40",
         2,
         "c1b1",
+    ),
+    // Kb3-c4, not e2-e4 (which the tables say throws the win: ...Ke6 stands in front of the
+    // pawn): FRDRAW knows the king in front draws.
+    (
+        "K+P v K: the attacker keeps the king out of the front",
+        "P_FRONT",
+        "8/3k4/8/8/8/1K6/4P3/8 w - - 0 40",
+        2,
+        "b3c4",
     ),
     (
         "K+RP v K: the defender heads for the corner (h-pawn)",

@@ -44,7 +44,7 @@ pub const KNOWLEDGE_TERMS: [&str; 20] = [
 
 /// The full build's pawn-ending terms (`asm/kpend.asm`, `asm/endgame.asm`), after the
 /// knowledge terms in `BRKDN`: 0 unless only kings and pawns are on the board.
-pub const ENDGAME_TERMS: [&str; 14] = [
+pub const ENDGAME_TERMS: [&str; 15] = [
     "pawn ending: race won for certain",
     "End-Game: mover's pawns attacked",
     "End-Game: rook pawns",
@@ -59,6 +59,7 @@ pub const ENDGAME_TERMS: [&str; 14] = [
     "End-Game: king in the centre",
     "End-Game: king ripple (engine)",
     "K+RP v K: drawn (cancels the rest)",
+    "K+P v K, king in front: drawn (cancels the rest)",
 ];
 
 /// One term of the score, in the build's unit, White's view.

@@ -232,3 +232,26 @@ pub fn rook_pawn_draw(p: &KpPosition) -> bool {
     }
     false
 }
+
+/// K+P v K with the bare king in front (issue #14, the draws End-Game's two plies lose): one
+/// side has a single pawn, not on a rook file, the other a bare king on the pawn's file one
+/// square in front of it (the pawn on its 2nd to 6th rank) or two (2nd to 5th). Drawn
+/// whoever is to move and wherever the other king stands (tests/race.rs holds it to the KPK
+/// table; the 7th-rank and two-in-front-of-the-6th cases have exceptions, so they are left out).
+pub fn front_draw(p: &KpPosition) -> bool {
+    for x in 0..2 {
+        let y = 1 - x;
+        if p.pawns[x].len() != 1 || !p.pawns[y].is_empty() {
+            continue;
+        }
+        let s = rel(p.pawns[x][0], x);
+        let f = file(s);
+        if f == 0 || f == 7 {
+            return false;
+        }
+        let yk = rel(p.kings[y], x);
+        let ahead = rank(yk) - rank(s);
+        return file(yk) == f && ((ahead == 1 && rank(s) <= 5) || (ahead == 2 && rank(s) <= 4));
+    }
+    false
+}
