@@ -36,6 +36,13 @@
 ;   outpost     a knight on the 5th rank or beyond, not on the a- or h-file,
 ;               that no enemy pawn can ever attack (none in front on the
 ;               neighbouring files)
+;   castling    while the enemy's pieces exceed P_KPHASE: a king that moved
+;               without castling (P_KMOVE); with the king unmoved, the king's
+;               rook (P_KRMOV) or the queen's rook (P_QRMOV) moved or gone
+;   bad bishop  per bishop, the own pawns on squares of its colour
+;   centre      a knight's (P_NCEN) and a queen's (P_QCEN) steps from the
+;               centre (file + rank steps, as the king's in the endgame)
+;   behind      a rook behind an own passed pawn on its file (P_RBEH)
 ;   king        while the enemy's pieces exceed P_KPHASE (middlegame): steps
 ;               from the best squares (b1/g1: KFDST[file] + rank) times
 ;               P_KSQ, and each file of its zone (the edge to one past the
@@ -43,6 +50,9 @@
 ;               with an own pawn but no enemy pawn (P_KHALF); otherwise
 ;               (endgame) steps from the centre (KCDST[file] + KCDST[rank])
 ;               times P_KCENT
+;
+; The first 20 counters have their weights at P_DOUBL..P_KCENT, the next 7
+; at P_KMOVE..P_RBEH (the block's two runs of knowledge words).
 ;
 ; RAM: KV = XRAM+400h (C400h-C4FFh tables and counters, C500h-C55Fh the list).
 ; cost: about 4,000-6,000 T a position (eval prints it).
@@ -57,6 +67,11 @@ K_HI    EQU     20h             ; the most advanced's own rank (0 = none)
 K_MAT   EQU     0Ah             ; the side's piece material (N3 B3 R5 Q9)
 K_NB    EQU     0Bh             ; its bishops
 K_NP    EQU     0Ch             ; its pawns
+K_PC0   EQU     0Dh             ; its pawns on squares of colour 0, 1
+K_PC1   EQU     0Eh             ;   (colour = file index + rank, odd or even)
+K_KB    EQU     0Fh             ; its king's board byte (moved, castled)
+K_BC0   EQU     1Ah             ; its bishops on squares of colour 0, 1
+K_BC1   EQU     1Bh
 KCNT    EQU     KV+70h          ; the counters, in the order of the weights
 KC_DBL  EQU     KCNT+0
 KC_ISOOP EQU    KCNT+1
@@ -78,18 +93,31 @@ KC_KENEM EQU    KCNT+16
 KC_KHALF EQU    KCNT+17
 KC_KSQ  EQU     KCNT+18
 KC_KCEN EQU     KCNT+19
-KNT     EQU     20              ; counters = weights = BRKDN words
-KRAMS   EQU     KV+84h          ; 1 rams on the board
-KISO    EQU     KV+85h          ; 1 KSIDE: 0 = the file's pawns are isolated
-KLP     EQU     KV+86h          ; 2 the list's end
-KSUM    EQU     KV+88h          ; 2 the sum of the terms
+KC_KMOV EQU     KCNT+20
+KC_KRMOV EQU    KCNT+21
+KC_QRMOV EQU    KCNT+22
+KC_BBAD EQU     KCNT+23
+KC_NCEN EQU     KCNT+24
+KC_QCEN EQU     KCNT+25
+KC_RBEH EQU     KCNT+26
+KNT1    EQU     20              ; counters with weights P_DOUBL..P_KCENT
+KNT2    EQU     7               ; ... and P_KMOVE..P_RBEH
+KNT     EQU     KNT1 + KNT2     ; counters = BRKDN words
+KPASSR  EQU     KV+0C0h         ; 10 KSIDE: own passed pawn's rank by file
+KRAMS   EQU     KV+0F0h         ; 1 rams on the board
+KISO    EQU     KV+0F1h         ; 1 KSIDE: 0 = the file's pawns are isolated
+KLP     EQU     KV+0F2h         ; 2 the list's end
+KSUM    EQU     KV+0F4h         ; 2 the sum of the terms
 KLIST   EQU     KV+100h         ; (side|type, file, own rank) * up to 32, 0
 
-        IF      P_KCENT - P_DOUBL != 2 * (KNT - 1)
-        ERROR   "the knowledge weights must be consecutive words"
+        IF      P_KCENT - P_DOUBL != 2 * (KNT1 - 1)
+        ERROR   "the first knowledge weights must be consecutive words"
         ENDIF
-        IF      BK_KCEN - BK_K0 != 2 * (KNT - 1)
-        ERROR   "the knowledge terms must be consecutive words"
+        IF      P_RBEH - P_KMOVE != 2 * (KNT2 - 1)
+        ERROR   "the second knowledge weights must be consecutive words"
+        ENDIF
+        IF      KCNT + KNT > KPASSR
+        ERROR   "the counters run into KPASSR"
         ENDIF
 
 ; KNOW: HL = the knowledge terms' sum (White's view), each in BRKDN.
@@ -111,22 +139,27 @@ KNOW:   LD      HL,KV           ; the pawn tables
         RES     4,L
         INC     L
         DJNZ    .i
-        LD      (HL),A          ; L = 0Ah: K_MAT, K_NB, K_NP
+        LD      B,6             ; L = 0Ah: K_MAT .. K_KB, both sides
+.s:     LD      (HL),A
+        SET     6,L
+        LD      (HL),A
+        RES     6,L
+        INC     L
+        DJNZ    .s
+        LD      L,K_BC0
+        LD      (HL),A
         INC     L
         LD      (HL),A
-        INC     L
-        LD      (HL),A
-        LD      L,40h+K_MAT
+        LD      L,40h+K_BC0
         LD      (HL),A
         INC     L
         LD      (HL),A
-        INC     L
-        LD      (HL),A
-        LD      L,KCNT & 0FFh   ; the counters and KRAMS
-        LD      B,KNT+1
+        LD      L,KCNT & 0FFh   ; the counters
+        LD      B,KNT
 .c:     LD      (HL),A
         INC     L
         DJNZ    .c
+        LD      (KRAMS),A
         LD      HL,KLIST
         LD      (KLP),HL
         LD      HL,BOARD+SQ_A1  ; the board, a1 to h8
@@ -186,7 +219,7 @@ KNOW:   LD      HL,KV           ; the pawn tables
         LD      (KSUM),HL
         LD      IY,P_DOUBL
         LD      HL,KCNT
-        LD      BC,BK_K0
+        LD      BC,BK_K0        ; (IY: P_DOUBL.., then P_KMOVE..)
 .sum:   LD      A,(HL)
         OR      A
         JR      NZ,.m
@@ -215,7 +248,10 @@ KNOW:   LD      HL,KV           ; the pawn tables
         INC     IY
         INC     L
         LD      A,L
-        CP      (KCNT+KNT) & 0FFh
+        CP      (KCNT+KNT1) & 0FFh
+        JR      NZ,.n2
+        LD      IY,P_KMOVE
+.n2:    CP      (KCNT+KNT) & 0FFh
         JR      NZ,.sum
         LD      HL,(KSUM)
         RET
@@ -233,6 +269,12 @@ KSQ1:   LD      D,A
         LD      L,B             ; a white pawn
         INC     (HL)
         LD      L,K_NP
+        INC     (HL)
+        LD      A,B             ; its square's colour
+        ADD     A,C
+        AND     1
+        ADD     A,K_PC0
+        LD      L,A
         INC     (HL)
         LD      A,B
         ADD     A,K_LO
@@ -267,6 +309,14 @@ KSQ1:   LD      D,A
         INC     (HL)
         LD      L,40h+K_NP
         INC     (HL)
+        LD      D,A
+        LD      A,B             ; its square's colour
+        ADD     A,C
+        AND     1
+        ADD     A,40h+K_PC0
+        LD      L,A
+        INC     (HL)
+        LD      A,D
         ADD     A,K_LO
         LD      L,A
         LD      (HL),E          ; the last seen is the rearmost
@@ -301,11 +351,29 @@ KSQ1:   LD      D,A
         JR      NZ,.nb
         INC     L               ; K_NB
         INC     (HL)
+        LD      A,B             ; its square's colour
+        ADD     A,C
+        AND     1
+        ADD     A,K_BC0
+        OR      D
+        LD      L,A
+        INC     (HL)
         POP     HL
         RET
-.nb:    CP      QUEEN
-        JR      Z,.x
-        LD      HL,(KLP)        ; knight, rook, king
+.nb:    CP      KING
+        JR      NZ,.nk
+        POP     HL              ; the king's byte, for KCAST
+        PUSH    HL
+        LD      A,(HL)
+        PUSH    AF
+        LD      A,D
+        OR      K_KB
+        LD      L,A
+        LD      H,KVH
+        POP     AF
+        LD      (HL),A
+        LD      A,E
+.nk:    LD      HL,(KLP)        ; knight, rook, queen, king
         OR      D
         LD      (HL),A
         INC     HL
@@ -327,7 +395,13 @@ KSQ1:   LD      D,A
 
 ; KSIDE: count the features of the side whose tables start at C (00h White,
 ; 40h Black) into the counters.   clobbers: A, B, D, E, HL
-KSIDE:  LD      E,1             ; E = file
+KSIDE:  LD      HL,KPASSR       ; no passed pawns seen yet
+        LD      B,10
+        XOR     A
+.cp:    LD      (HL),A
+        INC     L
+        DJNZ    .cp
+        LD      E,1             ; E = file
 .f:     LD      H,KVH
         LD      A,C
         ADD     A,E
@@ -401,7 +475,12 @@ KSIDE:  LD      E,1             ; E = file
         JR      NZ,.pb
         CALL    KPHASE
         JR      C,.fn
-.pb:    LD      A,B
+.pb:    LD      H,KVH           ; (for KROOK: a rook behind it)
+        LD      A,E
+        ADD     A,KPASSR & 0FFh
+        LD      L,A
+        LD      (HL),B
+        LD      A,B
         ADD     A,KPSHP & 0FFh
         LD      L,A
         LD      A,0
@@ -436,10 +515,14 @@ KSIDE:  LD      E,1             ; E = file
         JP      Z,KROOK
         CP      KNIGHT
         JP      Z,KKNGT
+        CP      QUEEN
+        JP      Z,KQUEEN
         JP      KKING
 .pn:    POP     HL
         JR      .pl
-.bpair: LD      A,C             ; the bishop pair
+.bpair: CALL    KCAST
+        CALL    KBBAD
+        LD      A,C             ; the bishop pair
         ADD     A,K_NB
         LD      L,A
         LD      H,KVH
@@ -448,6 +531,92 @@ KSIDE:  LD      E,1             ; E = file
         RET     C
         LD      HL,KC_BPAIR
         INC     (HL)
+        RET
+
+; KCAST: the castling penalties of the side at base C, while the enemy's
+; pieces exceed P_KPHASE.   clobbers: A, B, DE, HL
+KCAST:  CALL    KPHASE
+        RET     NC
+        LD      A,C
+        OR      K_KB
+        LD      L,A
+        LD      H,KVH
+        LD      A,(HL)          ; the king's byte
+        BIT     4,A
+        RET     NZ              ; castled
+        BIT     3,A
+        JR      Z,.rk
+        LD      HL,KC_KMOV      ; moved without castling
+        INC     (HL)
+        RET
+.rk:    LD      HL,BOARD+SQ_A1+7        ; unmoved: are its rooks at home,
+        LD      DE,BOARD+SQ_A1          ; unmoved?
+        LD      B,ROOK
+        LD      A,C
+        OR      A
+        JR      Z,.h
+        LD      HL,BOARD+SQ_A1+77
+        LD      DE,BOARD+SQ_A1+70
+        LD      B,BLACK+ROOK
+.h:     LD      A,(HL)
+        CP      B
+        JR      Z,.a
+        LD      HL,KC_KRMOV
+        INC     (HL)
+.a:     LD      A,(DE)
+        CP      B
+        RET     Z
+        LD      HL,KC_QRMOV
+        INC     (HL)
+        RET
+
+; KBBAD: the own pawns on the squares of each bishop's colour, side C.
+;   clobbers: A, B, E, HL
+KBBAD:  LD      E,0
+        LD      A,K_BC0
+        CALL    .c
+        LD      A,K_BC1
+        CALL    .c
+        LD      HL,KC_BBAD
+        LD      A,(HL)
+        ADD     A,E
+        LD      (HL),A
+        RET
+.c:     OR      C
+        LD      L,A
+        LD      H,KVH
+        LD      B,(HL)          ; bishops on the colour, times
+        INC     B
+        LD      A,L
+        SUB     K_BC0-K_PC0     ; the own pawns on it
+        LD      L,A
+        LD      A,E
+        JR      .n
+.a:     ADD     A,(HL)
+.n:     DJNZ    .a
+        LD      E,A
+        RET
+        IF      K_BC1-K_PC1 != K_BC0-K_PC0
+        ERROR   "KBBAD pairs K_BCn with K_PCn"
+        ENDIF
+
+; KSTEPS: A = steps from the centre of file E, own rank B.   clobbers: D, HL
+KSTEPS: LD      HL,KCDST
+        LD      A,E
+        CALL    KLOOK
+        LD      D,A
+        LD      HL,KCDST+1
+        LD      A,B
+        CALL    KLOOK
+        ADD     A,D
+        RET
+
+; KQUEEN: the queen on file E, own rank B: steps from the centre.
+;   clobbers: A, D, HL
+KQUEEN: CALL    KSTEPS
+        LD      HL,KC_QCEN
+        ADD     A,(HL)
+        LD      (HL),A
         RET
 
 ; KFRONT: carry if an enemy pawn stands in front of own rank B on file E
@@ -475,7 +644,17 @@ KPHASE: LD      A,C
         RET
 
 ; KROOK: the rook on file E, own rank B.   clobbers: A, HL
-KROOK:  LD      A,B
+KROOK:  LD      H,KVH           ; behind an own passed pawn?
+        LD      A,E
+        ADD     A,KPASSR & 0FFh
+        LD      L,A
+        LD      A,(HL)
+        CP      B
+        JR      C,.r0
+        JR      Z,.r0
+        LD      HL,KC_RBEH
+        INC     (HL)
+.r0:    LD      A,B
         CP      6
         JR      NZ,.r1
         LD      HL,KC_R7
@@ -498,8 +677,13 @@ KROOK:  LD      A,B
 .r2:    INC     (HL)
         RET
 
-; KKNGT: the knight on file E, own rank B: an outpost?   clobbers: A, HL
-KKNGT:  LD      A,B
+; KKNGT: the knight on file E, own rank B: its steps from the centre, an
+; outpost?   clobbers: A, D, HL
+KKNGT:  CALL    KSTEPS
+        LD      HL,KC_NCEN
+        ADD     A,(HL)
+        LD      (HL),A
+        LD      A,B
         CP      4
         RET     C
         LD      A,E
@@ -564,14 +748,7 @@ KKING:  CALL    KPHASE
         CP      D
         JR      C,.kz
         RET
-.end:   LD      HL,KCDST        ; endgame: steps from the centre
-        LD      A,E
-        CALL    KLOOK
-        LD      D,A
-        LD      HL,KCDST+1
-        LD      A,B
-        CALL    KLOOK
-        ADD     A,D
+.end:   CALL    KSTEPS          ; endgame: steps from the centre
         LD      HL,KC_KCEN
         ADD     A,(HL)
         LD      (HL),A

@@ -47,9 +47,17 @@
 ;                         for the engine move up by this (the seed's 100 of
 ;                         its 1,000 a pawn)
 ;
-;   issue #11, Cray Blitz's knowledge (knowledge.asm; 22h-3Fh are left to the
-;   search parameters of issue #12). Each word multiplies a count in White's
-;   view (White's features minus Black's) unless said otherwise:
+;   issue #11, Cray Blitz's knowledge (knowledge.asm), in two runs of words
+;   (24h-30h, 40h-66h). Each word multiplies a count in White's view (White's
+;   features minus Black's) unless said otherwise:
+;   24h  P_KMOVE  w  -32  the king moved without castling (enemy pieces over
+;                         P_KPHASE; the article's P_DVKMV counts it too)
+;   26h  P_KRMOV  w  -20  the king unmoved, its king's rook moved or gone
+;   28h  P_QRMOV  w  -12  the king unmoved, its queen's rook moved or gone
+;   2Ah  P_BBAD   w  -4   per bishop, each own pawn on its squares' colour
+;   2Ch  P_NCEN   w  -2   a knight's steps from the centre (file + rank)
+;   2Eh  P_QCEN   w  -4   a queen's steps from the centre
+;   30h  P_RBEH   w  32   a rook behind an own passed pawn on its file
 ;   40h  P_DOUBL  w  -40  a doubled pawn (each beyond the first on a file)
 ;   42h  P_ISOOP  w  -48  an isolated pawn, no enemy pawn in front (open)
 ;   44h  P_ISOCL  w  -24  an isolated pawn with an enemy pawn in front
@@ -121,6 +129,13 @@ P_DVMAJ  EQU    PRM+1Ch
 P_DVMNO  EQU    PRM+1Eh
 P_BCCLMP EQU    PRM+20h
 P_DRAWW  EQU    PRM+22h
+P_KMOVE  EQU    PRM+24h
+P_KRMOV  EQU    PRM+26h
+P_QRMOV  EQU    PRM+28h
+P_BBAD   EQU    PRM+2Ah
+P_NCEN   EQU    PRM+2Ch
+P_QCEN   EQU    PRM+2Eh
+P_RBEH   EQU    PRM+30h
 ; issue #11: the knowledge weights (knowledge.asm), consecutive words
 P_DOUBL  EQU    PRM+40h
 P_ISOOP  EQU    PRM+42h
@@ -176,6 +191,8 @@ DEFPRM: DB      3Ch,0           ; P_FLAGS: bits 2, 3 (#12), 4, 5 (#14)
         DB      7,0             ; P_DVMNO
         DW      192             ; P_BCCLMP
         DW      25              ; P_DRAWW
+        DW      -32,-20,-12     ; P_KMOVE, P_KRMOV, P_QRMOV (#11)
+        DW      -4,-2,-4,32     ; P_BBAD, P_NCEN, P_QCEN, P_RBEH
         ; issue #11: the knowledge weights, from offset 40h
         DS      40h-($-DEFPRM)
         DW      -40,-48,-24,-40,-24     ; P_DOUBL .. P_BKWCL

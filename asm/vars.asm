@@ -78,16 +78,18 @@ BK_BC0  EQU     BRKDN+0Eh       ; 2  minus the root's board control + developmen
 BK_BCL  EQU     BRKDN+10h       ; 2  their clamp (P_BCCLMP), or all of it when
                                 ;    the piece just moved hangs
 BK_TOT  EQU     BRKDN+12h       ; 2  the total, White's view
-BK_K0   EQU     BRKDN+14h       ; 40 knowledge.asm's terms, one per weight
-BK_KCEN EQU     BRKDN+3Ah       ;    (P_DOUBL .. P_KCENT), included in BK_TOT
-BK_RACE EQU     BRKDN+3Ch       ; 2  pawn endings (kpend.asm): a certain race
-BK_EG0  EQU     BRKDN+3Eh       ;    End-Game's terms (endgame.asm), KPNT words
-                                ;    (room up to BRKDN+5Eh: KPNT <= 16)
+BK_K0   EQU     BRKDN+14h       ;    knowledge.asm's terms, KNT words (one per
+                                ;    weight), included in BK_TOT
+BK_RACE EQU     BK_K0 + 2 * KNT ; 2  pawn endings (kpend.asm): a certain race
+BK_EG0  EQU     BK_RACE + 2     ;    End-Game's terms (endgame.asm), KPNT words
 BK_RPD  EQU     BK_EG0 + 2 * KPNT ; 2 K+RP v K drawn (kpend.asm RPDRAW, #11)
 BK_FRD  EQU     BK_RPD + 2      ; 2 K+P v K, the king in front (FRDRAW, #14)
-BKSIZE  EQU     42h + 2 * KPNT
-BKNBAT  EQU     FVARS+80h       ; 1  battles listed (at most 32)
-BKBAT   EQU     FVARS+81h       ; 96 square piece residue, per battle
+BKSIZE  EQU     BK_FRD + 2 - BRKDN
+BKNBAT  EQU     FVARS+90h       ; 1  battles listed (at most 32)
+BKBAT   EQU     FVARS+91h       ; 96 square piece residue, per battle
+        IF      BRKDN + BKSIZE > BKNBAT
+        ERROR   "BRKDN runs into BKNBAT"
+        ENDIF
 SCOREW  EQU     FVARS+100h      ; 32 search: best score per ply (words)
 FVEND   EQU     FVARS+200h
         ENDIF

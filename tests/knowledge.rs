@@ -127,6 +127,50 @@ const ROWS: &[Row] = &[
         "f2e2",
         "3r1k2/4npp1/1ppr3p/p6P/P2PPPP1/1NR5/5K2/2R5 w - - 0 20",
     ),
+    // In check from the queen on the e-file, Bf1-e2 blocks and keeps the king's castling;
+    // without the penalty, Ke1-d1. (Rows from here on: positions of the full build's own
+    // level-1 games from the built-in openings.)
+    (
+        "castling: king moved",
+        &["P_KMOVE"],
+        1,
+        "f1e2",
+        "rn2kb1r/pQpbqppp/3p4/2n5/8/2N2N2/PPPP1PPP/R1B1KB1R w KQkq - 1 9",
+    ),
+    // b3-b4 takes a pawn off the light squares of White's light-squared bishop; without the
+    // term, h2-h3 puts one on them.
+    (
+        "bad bishop",
+        &["P_BBAD"],
+        1,
+        "b3b4",
+        "4r1r1/2pp4/1p3k1p/8/3PBP2/1P6/5K1P/4R3 w - - 0 31",
+    ),
+    // Retreating, the knight keeps to the centre: Nd4-f3, not Nb3.
+    (
+        "knight centre",
+        &["P_NCEN"],
+        1,
+        "d4f3",
+        "rnbqkb1r/p3pppp/1p6/2ppP3/3N4/2P5/PPP1QPPP/R1B1KB1R w KQkq - 0 20",
+    ),
+    // Qh3-g3: the queen leaves the rim (WAC position with its move number raised).
+    (
+        "queen centre",
+        &["P_QCEN"],
+        1,
+        "h3g3",
+        "2kr1bnr/pbpq4/2n1pp2/3p3p/3P1P1B/2N2N1Q/PPP3PP/2KR1B1R w - - 0 20",
+    ),
+    // The rook stays behind the passed a-pawn and the pawn runs (a2-a4); without the term,
+    // O-O-O takes the rook off the a-file.
+    (
+        "rook behind a passed pawn",
+        &["P_RBEH"],
+        1,
+        "a2a4",
+        "1n2kb1r/4pppp/3p1n2/r1pP1b2/5B2/2N2N2/PP2PPPP/R3KB1R w KQk - 2 11",
+    ),
 ];
 
 #[test]
@@ -263,6 +307,68 @@ fn eval_shows_each_term_with_its_sign() {
             "king: endgame, from centre",
             6 * 12,
         ),
+        // Castling rights lost with the king at home (a FEN says it through its rights):
+        // White's king's rook, White's queen's rook, Black's king's rook.
+        (
+            "r3k2r/pppq1ppp/8/8/8/8/PPPQ1PPP/R3K2R w Qkq - 0 20",
+            "castling: king's rook moved",
+            -20,
+        ),
+        (
+            "r3k2r/pppq1ppp/8/8/8/8/PPPQ1PPP/R3K2R w Kkq - 0 20",
+            "castling: queen's rook moved",
+            -12,
+        ),
+        (
+            "r3k2r/pppq1ppp/8/8/8/8/PPPQ1PPP/R3K2R w KQq - 0 20",
+            "castling: king's rook moved",
+            20,
+        ),
+        // ... and none once the enemy's pieces are down to the phase switch (a rook).
+        (
+            "r3k2r/pppp1ppp/8/8/8/8/PPPQ1PPP/R3K2R w Qkq - 0 20",
+            "castling: queen's rook moved",
+            0,
+        ),
+        // White's dark-squared bishop with two pawns on dark squares; Black's light-squared
+        // one with two on light squares.
+        (
+            "4k3/8/8/8/8/2P1P3/8/2B1K3 w - - 0 30",
+            "bishops: own pawns on their colour",
+            -8,
+        ),
+        (
+            "2b1k3/8/2p1p3/8/8/8/8/4K3 w - - 0 30",
+            "bishops: own pawns on their colour",
+            8,
+        ),
+        // A knight and a queen in the corner: 6 steps from the centre each; on d4, none.
+        (
+            "4k3/8/8/8/8/8/8/N3K3 w - - 0 30",
+            "knights: steps from centre",
+            -12,
+        ),
+        (
+            "4k3/8/8/8/3N4/8/8/4K3 w - - 0 30",
+            "knights: steps from centre",
+            0,
+        ),
+        (
+            "4k3/8/8/8/8/8/8/Q3K3 w - - 0 30",
+            "queen: steps from centre",
+            -24,
+        ),
+        // Rooks behind their passed a-pawns.
+        (
+            "4k3/8/8/8/8/8/P7/R3K3 w - - 0 30",
+            "rooks: behind a passed pawn",
+            32,
+        ),
+        (
+            "r3k3/p7/8/8/8/8/8/4K3 w - - 0 30",
+            "rooks: behind a passed pawn",
+            -32,
+        ),
     ];
     let mut bad = Vec::new();
     for &(fen, name, want) in cases {
@@ -297,4 +403,20 @@ fn knowledge_at_zero_costs_nothing_in_the_score() {
     for t in &ev.terms[9..] {
         assert_eq!(t.value, 0, "{}", t.name);
     }
+}
+
+#[test]
+fn a_king_moved_without_castling_is_penalised() {
+    // Ke1-f1 played in the firmware: the king has moved, not castled (a FEN cannot say so).
+    let fen = "r3k2r/pppq1ppp/8/8/8/8/PPPQ1PPP/R3K2R w KQkq - 0 20";
+    let mut e = engine(fen, &[]);
+    assert_eq!(term(&e.eval().unwrap(), "castling: king moved"), 0);
+    let pos = parse_fen(fen).unwrap();
+    let m = "e1f1"
+        .parse::<shakmaty::uci::UciMove>()
+        .unwrap()
+        .to_move(&pos)
+        .unwrap();
+    e.play(z80chess::firmware::FwMove::from_move(&m)).unwrap();
+    assert_eq!(term(&e.eval().unwrap(), "castling: king moved"), -32);
 }

@@ -19,7 +19,7 @@ pub const CMD_EVAL: u8 = b'Q';
 
 /// The full build's knowledge terms (`asm/knowledge.asm`), after the total in `BRKDN`, one per
 /// weight `P_DOUBL` .. `P_KCENT` in block order; White's view, included in the total.
-pub const KNOWLEDGE_TERMS: [&str; 20] = [
+pub const KNOWLEDGE_TERMS: [&str; 27] = [
     "pawns: doubled",
     "pawns: isolated, open file",
     "pawns: isolated, closed file",
@@ -40,6 +40,13 @@ pub const KNOWLEDGE_TERMS: [&str; 20] = [
     "king: zone file half-open",
     "king: steps from b1/g1",
     "king: endgame, from centre",
+    "castling: king moved",
+    "castling: king's rook moved",
+    "castling: queen's rook moved",
+    "bishops: own pawns on their colour",
+    "knights: steps from centre",
+    "queen: steps from centre",
+    "rooks: behind a passed pawn",
 ];
 
 /// The full build's pawn-ending terms (`asm/kpend.asm`, `asm/endgame.asm`), after the

@@ -189,6 +189,55 @@ pub const PARAMS: &[ParamDef] = &[
     // Issue #11: Cray Blitz's knowledge (asm/knowledge.asm), offsets 40h.., each a weight per
     // counted feature in White's view (White's count minus Black's).
     p(
+        "P_KMOVE",
+        Kind::Word,
+        -256,
+        256,
+        "castling (#11, enemy pieces over P_KPHASE): the king moved without castling",
+    ),
+    p(
+        "P_KRMOV",
+        Kind::Word,
+        -256,
+        256,
+        "castling (#11): the king unmoved, its king's rook moved or gone",
+    ),
+    p(
+        "P_QRMOV",
+        Kind::Word,
+        -256,
+        256,
+        "castling (#11): the king unmoved, its queen's rook moved or gone",
+    ),
+    p(
+        "P_BBAD",
+        Kind::Word,
+        -64,
+        64,
+        "bishops (#11): per bishop, each own pawn on squares of its colour (good and bad bishops)",
+    ),
+    p(
+        "P_NCEN",
+        Kind::Word,
+        -64,
+        64,
+        "knights (#11): per step from the centre (file + rank steps)",
+    ),
+    p(
+        "P_QCEN",
+        Kind::Word,
+        -64,
+        64,
+        "queen (#11): per step from the centre (file + rank steps)",
+    ),
+    p(
+        "P_RBEH",
+        Kind::Word,
+        -256,
+        256,
+        "rooks (#11): a rook behind an own passed pawn on its file",
+    ),
+    p(
         "P_DOUBL",
         Kind::Word,
         -512,
