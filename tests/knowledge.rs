@@ -137,6 +137,15 @@ const ROWS: &[Row] = &[
         "f1e2",
         "rn2kb1r/pQpbqppp/3p4/2n5/8/2N2N2/PPPP1PPP/R1B1KB1R w KQkq - 1 9",
     ),
+    // ...d7-d6, and the queen's rook stays home with the king; without the penalty, ...Ra8-a6
+    // lifts it and gives up queenside castling.
+    (
+        "castling: queen's rook moved",
+        &["P_QRMOV"],
+        1,
+        "d7d6",
+        "rnb1kb1r/3ppppp/5n2/qppP4/8/2NQ1N2/PP2PPPP/R1B1KB1R b KQkq - 1 7",
+    ),
     // b3-b4 takes a pawn off the light squares of White's light-squared bishop; without the
     // term, h2-h3 puts one on them.
     (
