@@ -6,22 +6,30 @@
 ; ===========================================================================
 
 ; KPEND: HL = the pawn-ending terms' sum (White's view), each in BRKDN
-; (BK_RACE, BK_EG0.., BK_RPD, BK_FRD).   in: KPTOT = POINTS' total so far
+; (BK_RACE, BK_EG0.., BK_RPD, BK_FRD, BK_WBD).   in: KPTOT = POINTS' total
 ;   needs: KNOW's tables (K_MAT)   clobbers: all but IX
 KPEND:  LD      A,(KV+K_MAT)    ; pieces left (N B R Q) on either side?
         LD      HL,KV+40h+K_MAT
         OR      (HL)
         JR      Z,.kp
-        LD      HL,BK_RACE      ; no: every term 0
-        LD      B,3+KPNT
+        LD      HL,BK_RACE      ; no: every term 0 ...
+        LD      B,4+KPNT
         XOR     A
 .z:     LD      (HL),A
         INC     HL
         LD      (HL),A
         INC     HL
         DJNZ    .z
-        LD      H,A
-        LD      L,A
+        LD      A,(P_WBDRW)     ; ... but K+RP+wrong bishop v K's draw
+        OR      A
+        JR      Z,.z0
+        CALL    WBDRAW
+        JR      NC,.z0
+        LD      HL,0
+        PUSH    HL
+        LD      HL,BK_WBD
+        JR      .draw
+.z0:    LD      HL,0
         RET
 .kp:    CALL    RACE
         LD      (BK_RACE),HL
@@ -118,14 +126,70 @@ FRDRAW: LD      HL,.side
 .no:    OR      A
         RET
 
+; WBDRAW: carry if one side has a bishop and nothing else but pawns, all on
+; one rook file, the other a bare king next to (or on) their queening
+; square, beyond the most advanced of them, and the bishop cannot cover
+; that square ("the wrong bishop"): Cray Blitz's K+RP+wrong bishop v K
+; draw (#11; the model is race.rs's wrong_bishop_draw, held to the KBPK
+; table).   needs: KNOW's tables   clobbers: all but IX
+WBDRAW: LD      HL,KV+40h+K_MAT ; X: the side with one bishop, Y: the bare
+        LD      C,0             ; king
+        LD      A,(HL)
+        OR      A
+        LD      HL,KV+K_MAT
+        JR      Z,.x
+        LD      A,(HL)
+        OR      A
+        RET     NZ              ; (NC) pieces on both sides
+        LD      C,BLACK
+        LD      HL,KV+40h+K_MAT
+.x:     LD      A,(HL)          ; one bishop, nothing else
+        CP      3
+        JR      NZ,.no
+        INC     L               ; K_NB
+        LD      A,(HL)
+        DEC     A
+        JR      NZ,.no
+        LD      A,L
+        AND     40h
+        OR      K_BC0
+        LD      L,A
+        LD      A,(HL)          ; 1: the bishop is on colour 0 (dark)
+        PUSH    AF
+        CALL    RBUILD
+        LD      A,(RNYP)
+        OR      A
+        JR      NZ,.nop
+        CALL    RPSIDE
+        JR      NC,.nop
+        POP     AF
+        LD      B,A
+        LD      A,C             ; the queening square's colour: file + 7
+        OR      A               ; (White) or file (Black), odd = light
+        LD      A,E
+        JR      NZ,.b
+        ADD     A,7
+.b:     AND     1
+        CP      B               ; wrong: light square and dark bishop (1, 1)
+        SCF                     ; or dark and light (0, 0)
+        RET     Z
+.no:    OR      A
+        RET
+.nop:   POP     AF
+        OR      A
+        RET
+
 ; RPDRAW: carry if one side has only pawns, all on one rook file, and the
 ; other a bare king next to (or on) their queening square, beyond the most
 ; advanced of them: Cray Blitz's "K+RP vs K" draw (#11; the model is
 ; race.rs's rook_pawn_draw, held to the KPK table on every position).
 ;   clobbers: all but IX
-RPDRAW: LD      HL,.side
-        JR      EITHER
-.side:  LD      A,(RNXP)
+RPDRAW: LD      HL,RPSIDE
+        JP      EITHER
+; RPSIDE: X's pawns all on one rook file (E = the file, X-relative), Y's
+; king by their queening square beyond them: carry.   (after RBUILD)
+;   clobbers: A, B, D, E, HL
+RPSIDE: LD      A,(RNXP)
         OR      A
         RET     Z
         LD      B,A
@@ -635,10 +699,12 @@ RBUILD: LD      A,C
         LD      A,L
         LD      (RYK),A
         JR      .nx
-.a2:    LD      D,L             ; a pawn (nothing else is left): listed
+.a2:    LD      D,L             ; a pawn: listed (WBDRAW's bishop is not)
         LD      HL,RNXP
         CP      PAWN
         JR      Z,.a3
+        CP      BLACK|PAWN
+        JR      NZ,.nx
         INC     L               ; RNYP
 .a3:    LD      A,L
         SUB     3Fh

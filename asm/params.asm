@@ -105,6 +105,8 @@
 ;   7Ah  P_FRONT  b   1   #14: K+P v K with the bare king on the pawn's file
 ;                         one or two squares in front of it scored as a draw
 ;                         (kpend.asm FRDRAW); 0 = off
+;   7Bh  P_WBDRW  b   1   #11: K+RP+wrong bishop v K, the bare king by the
+;                         queening square, scored as a draw (WBDRAW); 0 = off
 ; ===========================================================================
 
 PBLKSZ  EQU     80h
@@ -174,7 +176,8 @@ P_EGCEN  EQU    PRM+76h
 P_EGRIP  EQU    PRM+77h
 P_RPDRW  EQU    PRM+78h
 P_FRONT  EQU    PRM+7Ah
-PRMUSED  EQU    7Bh             ; bytes of the block in use
+P_WBDRW  EQU    PRM+7Bh
+PRMUSED  EQU    7Ch             ; bytes of the block in use
 
 EBADPRM EQU     10h             ; 'W'/'V': block or range outside the blocks
 
@@ -210,6 +213,7 @@ DEFPRM: DB      3Ch,0           ; P_FLAGS: bits 2, 3 (#12), 4, 5 (#14)
         DB      1                       ; P_RPDRW (#11)
         DB      0                       ; (79h: #15)
         DB      1                       ; P_FRONT (#14)
+        DB      1                       ; P_WBDRW (#11)
         IF      $-DEFPRM != PRMUSED
         ERROR   "DEFPRM and the block layout disagree"
         ENDIF

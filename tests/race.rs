@@ -28,12 +28,18 @@ fn store() -> &'static Mutex<Store> {
 
 /// A legal position from kings and pawns, or None.
 fn position(wk: u8, bk: u8, wp: &[u8], bp: &[u8], white: bool) -> Option<Chess> {
-    let mut board = [None::<char>; 64];
-    for (s, c) in [(wk, 'K'), (bk, 'k')]
+    let men: Vec<(u8, char)> = [(wk, 'K'), (bk, 'k')]
         .into_iter()
         .chain(wp.iter().map(|&s| (s, 'P')))
         .chain(bp.iter().map(|&s| (s, 'p')))
-    {
+        .collect();
+    position_of(&men, white)
+}
+
+/// A legal position from men (square, FEN letter), or None.
+fn position_of(men: &[(u8, char)], white: bool) -> Option<Chess> {
+    let mut board = [None::<char>; 64];
+    for &(s, c) in men {
         if board[s as usize].is_some() {
             return None;
         }
@@ -258,6 +264,97 @@ fn the_rook_pawn_draws_are_the_tables() {
         rook_pawn_draw,
         |z, p| z.rook_pawn_draw(p),
         0.1,
+    );
+}
+
+#[test]
+fn the_wrong_bishop_draws_are_the_tables() {
+    use z80chess::firmware::{sargon, Build, Engine};
+    use z80chess::reference::race::wrong_bishop_draw;
+    let mut s = store().lock().unwrap_or_else(|e| e.into_inner());
+    s.table("KBPK").unwrap();
+    // Every position of K+B+rook pawn v K with the bare king within a step of the queening
+    // square (either colour strong, either to move): the claims are there, and just beside.
+    // (the claims and every 97th other position, for the Z80)
+    let (mut check, mut seen) = (Vec::new(), 0usize);
+    let (mut claims, mut wrong) = (0, Vec::new());
+    for strong_white in [true, false] {
+        for file in [0u8, 7] {
+            for rank in 1..7u8 {
+                let pawn = rank * 8 + file;
+                let q = if strong_white { 56 + file } else { file };
+                for yk in (0..64u8)
+                    .filter(|&k| (k % 8).abs_diff(q % 8) <= 1 && (k / 8).abs_diff(q / 8) <= 1)
+                {
+                    for xk in 0..64u8 {
+                        for bsq in 0..64u8 {
+                            for white in [true, false] {
+                                let (k, b, p, y) = if strong_white {
+                                    ('K', 'B', 'P', 'k')
+                                } else {
+                                    ('k', 'b', 'p', 'K')
+                                };
+                                let pawn = if strong_white { pawn } else { pawn ^ 56 };
+                                let men = [(xk, k), (bsq, b), (pawn, p), (yk, y)];
+                                let Some(pos) = position_of(&men, white) else {
+                                    continue;
+                                };
+                                let claim = wrong_bishop_draw(&pos);
+                                if claim {
+                                    claims += 1;
+                                    let v = s.probe(&pos).unwrap();
+                                    if v.is_win() || v.is_loss() {
+                                        wrong.push(format!(
+                                            "{}: {v}",
+                                            Fen::from_position(
+                                                &pos,
+                                                shakmaty::EnPassantMode::Legal
+                                            )
+                                        ));
+                                    }
+                                }
+                                seen += 1;
+                                if claim || seen % 97 == 0 {
+                                    check.push((pos, claim));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    drop(s);
+    println!(
+        "K+RP+wrong bishop v K: {claims} draws claimed of {seen} positions, {} wrong",
+        wrong.len()
+    );
+    for w in wrong.iter().take(20) {
+        println!("  {w}");
+    }
+    assert!(claims > 10_000, "{claims} claims");
+    assert!(wrong.is_empty(), "{} wrong", wrong.len());
+    // The Z80's WBDRAW (its eval line) is the model on them.
+    let mut e = Engine::new(Build::Full).unwrap();
+    let differ: Vec<String> = check
+        .iter()
+        .filter(|(pos, claim)| {
+            sargon::load(&mut e, pos).unwrap();
+            let ev = e.eval().unwrap();
+            let t = ev
+                .terms
+                .iter()
+                .find(|t| t.name.starts_with("K+RP+wrong bishop"))
+                .expect("the term")
+                .value;
+            (t != 0) != *claim
+        })
+        .take(10)
+        .map(|(pos, _)| Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string())
+        .collect();
+    assert!(
+        differ.is_empty(),
+        "WBDRAW differs from its model: {differ:?}"
     );
 }
 

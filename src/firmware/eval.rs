@@ -51,7 +51,7 @@ pub const KNOWLEDGE_TERMS: [&str; 27] = [
 
 /// The full build's pawn-ending terms (`asm/kpend.asm`, `asm/endgame.asm`), after the
 /// knowledge terms in `BRKDN`: 0 unless only kings and pawns are on the board.
-pub const ENDGAME_TERMS: [&str; 15] = [
+pub const ENDGAME_TERMS: [&str; 16] = [
     "pawn ending: race won for certain",
     "End-Game: mover's pawns attacked",
     "End-Game: rook pawns",
@@ -67,6 +67,7 @@ pub const ENDGAME_TERMS: [&str; 15] = [
     "End-Game: king ripple (engine)",
     "K+RP v K: drawn (cancels the rest)",
     "K+P v K, king in front: drawn (cancels the rest)",
+    "K+RP+wrong bishop v K: drawn (cancels the rest)",
 ];
 
 /// One term of the score, in the build's unit, White's view.

@@ -492,6 +492,13 @@ pub const PARAMS: &[ParamDef] = &[
         1,
         "K+P v K (#14): 1 scores it as a draw when the bare king stands on the pawn's file one square in front of it (pawn on its 2nd-6th rank) or two (2nd-5th) (FRDRAW); 0 = off",
     ),
+    p(
+        "P_WBDRW",
+        Kind::Byte,
+        0,
+        1,
+        "K+RP+wrong bishop v K (#11): 1 scores it as a draw when the bare king stands by the queening square the bishop cannot cover, beyond the pawns (WBDRAW); 0 = off",
+    ),
 ];
 
 /// The definition of a parameter by name.

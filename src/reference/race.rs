@@ -255,3 +255,48 @@ pub fn front_draw(p: &KpPosition) -> bool {
     }
     false
 }
+
+/// Cray Blitz's "K+RP+wrong bishop vs K" draw (issue #11, Miscellaneous Scoring): one side has
+/// one bishop and pawns, all on one rook file, the other a bare king next to (or on) the
+/// queening square, beyond the most advanced pawn ([`rook_pawn_draw`] with the bishop left
+/// out), and the bishop stands on the other colour than that square, so it can never drive the
+/// king out of the corner (tests/race.rs holds it to the KBPK table).
+pub fn wrong_bishop_draw(pos: &shakmaty::Chess) -> bool {
+    use shakmaty::{Color, Position, Rank, Square};
+    let b = pos.board();
+    for x in [Color::White, Color::Black] {
+        let (xs, ys) = (b.by_color(x), b.by_color(!x));
+        if ys.count() != 1 || xs.count() < 3 {
+            continue;
+        }
+        let bishops = xs & b.bishops();
+        if bishops.count() != 1 || (xs & (b.knights() | b.rooks() | b.queens())).any() {
+            return false;
+        }
+        let mut p = KpPosition {
+            white_to_move: pos.turn() == Color::White,
+            ..Default::default()
+        };
+        for c in [Color::White, Color::Black] {
+            p.kings[c as usize ^ 1] = b.king_of(c).map(u8::from).unwrap_or(0);
+        }
+        // (shakmaty's Color: Black = 0, White = 1; ours: White 0)
+        p.pawns[if x == Color::White { 0 } else { 1 }] =
+            (xs & b.pawns()).into_iter().map(u8::from).collect();
+        if !rook_pawn_draw(&p) {
+            return false;
+        }
+        let file = p.pawns[if x == Color::White { 0 } else { 1 }][0] % 8;
+        let q = Square::from_coords(
+            shakmaty::File::new(file as u32),
+            if x == Color::White {
+                Rank::Eighth
+            } else {
+                Rank::First
+            },
+        );
+        let bsq = bishops.first().expect("one bishop");
+        return bsq.is_light() != q.is_light();
+    }
+    false
+}
