@@ -259,6 +259,30 @@ fn refused(args: &[&str], says: &[&str]) {
 }
 
 #[test]
+fn period_builds_keep_their_time_past_the_control() {
+    // 40 moves in 60 s: 1.5 s a move. The host's share keeps a move in hand, so the slow
+    // "move now" of the 1978 build cannot overstep the clock at the 40th move (it did when
+    // the share was the whole rest on that move).
+    let pgn = tmp("tc.pgn");
+    let (out, text) = play(
+        &[
+            "1978",
+            "article",
+            "--games",
+            "6",
+            "--tc-emulated",
+            "40/60",
+            "--jobs",
+            "2",
+        ],
+        &pgn,
+    );
+    assert!(!out.contains("on time"), "{out}");
+    let long = moves(&text).iter().filter(|g| g.len() > 90).count();
+    assert!(long > 0, "no game reached the control:\n{out}");
+}
+
+#[test]
 fn bad_command_lines() {
     refused(
         &["artcle", "1978", "--games", "2", "--level", "1"],

@@ -558,6 +558,15 @@ const ROWS: &[(&str, &str, &str, u8, &str)] = &[
         2,
         "b3c4",
     ),
+    // In check from the c3 pawn: Bd2xc3 lets ...Kc7xb7 into K+RP+wrong bishop v K (the a8
+    // corner light, the bishop dark), a draw; Kb2-c2 declines it. Without WBDRAW, Bxc3.
+    (
+        "K+RP+wrong bishop v K: the draw declined",
+        "P_WBDRW",
+        "8/1Pk5/8/8/P7/2p5/1K1B4/8 w - - 0 40",
+        2,
+        "b2c2",
+    ),
     (
         "K+RP v K: the defender heads for the corner (h-pawn)",
         "P_RPDRW",

@@ -9,7 +9,8 @@
 //! - Time: `--level L` is a fixed-depth search; `--movetime-emulated S` runs each move for
 //!   S × clock T-states, then "move now" (the firmware answers with its last completed depth);
 //!   `--tc-emulated MOVES/SECONDS` keeps an emulated clock per side and, until the firmware
-//!   keeps its own time, gives each move what is left divided by the moves to the control.
+//!   keeps its own time, gives each move what is left divided by the moves to the control
+//!   plus one (a move kept in hand: "move now" is answered late), less the stop latency.
 //!   A UCI engine gets the same numbers as wall-clock seconds (`go movetime`), or `go depth`.
 //! - The host judges with shakmaty: mate, stalemate, threefold repetition, the 50-move rule,
 //!   insufficient material, and a draw after [`game::MAX_MOVES`] moves. An illegal move, an
@@ -91,7 +92,8 @@ pub struct MatchArgs {
     #[arg(long, value_name = "S")]
     pub movetime_emulated: Option<String>,
     /// MOVES moves in SECONDS of emulated time, repeating. Until the firmware keeps its own
-    /// time, the host gives each move the time left divided by the moves to the control.
+    /// time, the host gives each move the time left divided by the moves to the control plus
+    /// one, less the firmware's stop latency.
     #[arg(long, value_name = "MOVES/SECONDS")]
     pub tc_emulated: Option<String>,
     /// Games played at once (default: the machine's cores). The games do not depend on it.

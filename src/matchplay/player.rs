@@ -31,12 +31,15 @@ pub enum Budget {
 }
 
 impl Budget {
-    /// What a player that keeps no time gets: a fixed depth, or seconds for this move.
+    /// What a player that keeps no time gets: a fixed depth, or seconds for this move. Under a
+    /// clock: an even share of what is left with one move's share kept in hand (an engine
+    /// answers "move now" late, and the last move before the control must not overstep),
+    /// less the engine's stop latency.
     pub fn share(self, latency: f64) -> Budget {
         match self {
             Budget::Clock { left, to_go } => {
-                let share = left / to_go.max(1) as f64;
-                Budget::Seconds((share - latency).max(share / 2.0).max(1e-6))
+                let share = left / (to_go.max(1) + 1) as f64;
+                Budget::Seconds((share - latency).max(share / 4.0).max(1e-6))
             }
             b => b,
         }
@@ -117,6 +120,10 @@ pub struct FirmwarePlayer {
     clock_hz: u64,
     /// The address of MOVENO (the book answers at move number 1).
     moveno: Option<u16>,
+    /// The most T-states a search of this game ran past its "move now" (the firmware answers
+    /// at its next poll: the 1978 build's polls are far apart). The host keeps half as much
+    /// again in hand, so the last move before a control cannot overstep the clock.
+    overrun: u64,
 }
 
 impl FirmwarePlayer {
@@ -139,6 +146,7 @@ impl FirmwarePlayer {
             game,
             clock_hz,
             moveno: build.symbol("MOVENO"),
+            overrun: 0,
         })
     }
 
@@ -174,7 +182,8 @@ impl FirmwarePlayer {
                 .map_err(|e| e.to_string())?;
         }
         let engine = &mut self.game.engine;
-        let latency = crate::play::pace::STOP_LATENCY_T as f64 / self.clock_hz as f64;
+        let latency = crate::play::pace::STOP_LATENCY_T.max(self.overrun * 3 / 2) as f64
+            / self.clock_hz as f64;
         let budget = match budget {
             Budget::Clock { .. } if engine.build != crate::firmware::Build::Full => {
                 budget.share(latency)
@@ -197,11 +206,13 @@ impl FirmwarePlayer {
                 // The budget in T-states, then MOVE-NOW (the firmware answers within about
                 // STOP_LATENCY_T with its last completed depth's move).
                 let stop_at = ((s * self.clock_hz as f64).round() as u64).max(1);
-                run_until(
+                let r = run_until(
                     Search::start(engine, crate::play::MAX_DEPTH),
                     engine,
                     stop_at,
-                )?
+                )?;
+                self.overrun = self.overrun.max(r.tstates.saturating_sub(stop_at));
+                r
             }
         };
         let thought = Thought::from_result(&r);
