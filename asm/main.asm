@@ -22,6 +22,9 @@
 ;                      C200h-C3FFh the full build's variables (vars.asm)
 ;                      C400h-C5FFh knowledge.asm's tables (of C400h-DFFFh)
 ;                      C600h-C6FFh kpend.asm (RACE), C700h-C7FFh endgame.asm
+;                      C800h-C9FFh luscher.asm (the endgame module, #15)
+;   expansion ROM pages: 0 the parameter defaults, 1-2 Lüscher's tables
+;                      (luscher_tables.asm), 3 the Zobrist keys
 ;
 ; The host talks to the firmware only through the ports of io.asm.
 ;
@@ -74,6 +77,7 @@ START:  CALL    CLRRAM
         CALL    PRMRST
         CALL    TTCLR           ; craft.asm: the transposition table
         CALL    GHCLR           ; draw.asm: the game's history
+        CALL    LUSCLR          ; luscher.asm: the module's cache
         ENDIF
         CALL    INITBD
         JP      CMDLP
@@ -104,6 +108,7 @@ CLRRAM: LD      HL,RAMBOT
         INCLUDE "endgame.asm"
         INCLUDE "draw.asm"
         INCLUDE "time.asm"
+        INCLUDE "luscher.asm"
         ENDIF
 
 ROMEND:

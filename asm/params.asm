@@ -101,7 +101,9 @@
 ;   77h  P_EGRIP  sb  3   the engine's king's ripple, per (8 - d) * material
 ;   78h  P_RPDRW  b   1   #11: K+RP v K with the defending king in the pawn's
 ;                         way scored as a draw (kpend.asm RPDRAW); 0 = off
-;   79h  (reserved for #15's endgame module)
+;   79h  P_LUS    b   1   #15: Lüscher's generated evaluation scores KRK,
+;                         KBBK (bishops on both colours) and KBNK
+;                         (luscher.asm); 0 = off
 ;   7Ah  P_FRONT  b   1   #14: K+P v K with the bare king on the pawn's file
 ;                         one or two squares in front of it scored as a draw
 ;                         (kpend.asm FRDRAW); 0 = off
@@ -175,6 +177,7 @@ P_EGENO  EQU    PRM+75h
 P_EGCEN  EQU    PRM+76h
 P_EGRIP  EQU    PRM+77h
 P_RPDRW  EQU    PRM+78h
+P_LUS    EQU    PRM+79h
 P_FRONT  EQU    PRM+7Ah
 P_WBDRW  EQU    PRM+7Bh
 PRMUSED  EQU    7Ch             ; bytes of the block in use
@@ -211,7 +214,7 @@ DEFPRM: DB      3Ch,0           ; P_FLAGS: bits 2, 3 (#12), 4, 5 (#14)
         DB      77,26,26                ; P_EGFRE, P_EGCH1, P_EGCH2
         DB      26,51,17,9,3            ; P_EGOPP .. P_EGRIP
         DB      1                       ; P_RPDRW (#11)
-        DB      0                       ; (79h: #15)
+        DB      1                       ; P_LUS (#15)
         DB      1                       ; P_FRONT (#14)
         DB      1                       ; P_WBDRW (#11)
         IF      $-DEFPRM != PRMUSED

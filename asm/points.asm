@@ -230,6 +230,7 @@ POINTS: LD      HL,NEVAL
         CALL    KPEND
         POP     DE
         ADD     HL,DE
+        CALL    LUSPT           ; Lüscher's endgame module (luscher.asm)
         LD      (BK_TOT),HL
         CALL    DSHIFT          ; the draw window (draw.asm)
         LD      A,(COLOR)

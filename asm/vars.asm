@@ -85,7 +85,9 @@ BK_EG0  EQU     BK_RACE + 2     ;    End-Game's terms (endgame.asm), KPNT words
 BK_RPD  EQU     BK_EG0 + 2 * KPNT ; 2 K+RP v K drawn (kpend.asm RPDRAW, #11)
 BK_FRD  EQU     BK_RPD + 2      ; 2 K+P v K, the king in front (FRDRAW, #14)
 BK_WBD  EQU     BK_FRD + 2      ; 2 K+RP+wrong bishop v K (WBDRAW, #11)
-BKSIZE  EQU     BK_WBD + 2 - BRKDN
+BK_LUS  EQU     BK_WBD + 2      ; 2 Lüscher's endgame module (luscher.asm,
+                                ;   #15): replaces the rest
+BKSIZE  EQU     BK_LUS + 2 - BRKDN
 BKNBAT  EQU     FVARS+90h       ; 1  battles listed (at most 32)
 BKBAT   EQU     FVARS+91h       ; 96 square piece residue, per battle
         IF      BRKDN + BKSIZE > BKNBAT

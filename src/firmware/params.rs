@@ -486,6 +486,13 @@ pub const PARAMS: &[ParamDef] = &[
         "K+RP v K (#11): 1 scores it as a draw when the bare king stands next to the queening square, beyond the pawns (RPDRAW); 0 = off",
     ),
     p(
+        "P_LUS",
+        Kind::Byte,
+        0,
+        1,
+        "Lüscher's generated evaluation (#15): 1 scores KRK, KBBK (bishops on both colours) and KBNK by the fitted tables in expansion pages 1-2 (luscher.asm), a won ending above every non-won score; 0 = off",
+    ),
+    p(
         "P_FRONT",
         Kind::Byte,
         0,

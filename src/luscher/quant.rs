@@ -55,8 +55,12 @@ pub fn win_threshold(offset: f64) -> i32 {
 /// The engine score (256 = a pawn) the module gives a quantised evaluation (module text);
 /// E is first clamped to ±([`ENGINE_LIMIT`] − 1), so the order holds for any E.
 pub fn engine_score(e: i16, offset: f64) -> i32 {
+    engine_score_at(e, win_threshold(offset))
+}
+
+/// [`engine_score`] with the win threshold `t` in units (the exported `LT<NAME>TH`).
+pub fn engine_score_at(e: i16, t: i32) -> i32 {
     let e = (e as i32).clamp(1 - ENGINE_LIMIT, ENGINE_LIMIT - 1);
-    let t = win_threshold(offset);
     if e > t {
         LWIN + e
     } else if e < -t {
