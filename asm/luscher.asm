@@ -30,14 +30,15 @@
 ;              clamped to +-P_SCLAMP, control to +-P_BCCLMP, knowledge a few
 ;              hundred) and below MATEMIN, so a mate still ranks first.
 ;
-; POINTS calls LUSPT, which makes the module's score the position's value:
-; its term (BK_LUS) replaces the rest of the total, as the known draws of
-; kpend.asm do. P_LUS = 0 turns the module off.
+; POINTS calls LUSPRE first: when the module knows the ending, its score is
+; the position's value (the term BK_LUS, every other term 0) and the rest of
+; POINTS is skipped. P_LUS = 0 turns the module off.
 ;
 ; Men are records of 16 bytes (M_...); sides are 0 strong, 1 weak, so bit 0
 ; or 1 of a vector ("more" / "less material") is the man's side.
 ;
-; RAM: LUSRAM = XRAM+800h (C800h-C8FFh), LUSVB at C900h (page aligned).
+; RAM: LUSRAM = XRAM+800h (C800h-C8FFh), LUSVB C900h-C9FFh, the cache
+; LUSHC CA00h-CDFFh.
 ; cost: about 20,000-60,000 T per evaluation in these endings (the tests
 ; print it), some 100 T elsewhere.
 ; ===========================================================================
@@ -79,13 +80,14 @@ M_PG    EQU     6               ;    its table: page,
 M_TAB   EQU     7               ;    window address (2),
 M_BASE  EQU     9               ;    the empty configuration's word (2)
 M_VEC   EQU     11              ;    its feature vector (4, bit 0 first)
-LUSCAC  EQU     LUSRAM+80h      ; 64 the cache, 16 bytes a man: page,
-                                ;    table (2), vector (4), value (2)
 LUSVB   EQU     LUSRAM+100h     ; 256 the vector being built, a byte a bit (80h)
                                 ;    (00h-1Fh, 80h-9Fh, FFh: see LWALK)
+LUSHC   EQU     LUSRAM+200h     ; 1K the cache (LUSVAL), 64 entries of 16
+                                ;    bytes: page, table (2), vector (4),
+                                ;    value (2)
 
-        IF      LOW(LUSVB) != 0
-        ERROR   "LUSVB must be page aligned"
+        IF      LOW(LUSVB) != 0 || LOW(LUSHC) != 0
+        ERROR   "LUSVB and LUSHC must be page aligned"
         ENDIF
 
 ; The endings' thresholds, in LUSDIR's order (luscher_tables.asm).
@@ -93,48 +95,58 @@ LUSTHT: DW      LTKRKTH,LTKBBKTH,LTKBNKTH
 LUSNE   EQU     3
 
 ; LUSCLR: the cache emptied (at reset).   clobbers: A, B, DE, HL
-LUSCLR: LD      HL,LUSCAC
+LUSCLR: LD      HL,LUSHC
         LD      DE,16
-        LD      B,4
+        LD      B,64
 .c:     LD      (HL),0FFh       ; no table has page FFh
         ADD     HL,DE
         DJNZ    .c
         RET
 
-; LUSPT (POINTS): HL = the total so far (White's view) -> HL = the total with
-; the module's term BK_LUS: when the module knows the ending, the position's
-; own value (the total plus the root's MV0W + BC0W, which the search
-; measures from) becomes the module's score.
-;   clobbers: A, BC, DE (IX and IY kept)   cost: about 150 T when silent
-LUSPT:  PUSH    HL
-        LD      HL,0
-        LD      (BK_LUS),HL
-        LD      A,(P_LUS)
+; LUSPRE (POINTS, first): when the module knows the ending, it alone scores
+; the position: the rest of POINTS is skipped. HL = the total (White's view)
+; such that the position's own value (the total plus the root's MV0W +
+; BC0W, which the search measures from) is the module's score; BRKDN holds
+; it as BK_LUS, every other term 0; MTRLW = the men's material (a root's
+; MV0W); KV's material bytes say "pieces, no pawns" (EGROOT reads them).
+;   out: carry = scored   clobbers: A, BC, DE, HL (IX and IY kept)
+;   cost when silent: 50 T (P_LUS = 0), about 40 T a square up to the first
+;   pawn or queen or the fifth man (150-300 T in most positions)
+LUSPRE: LD      A,(P_LUS)
         OR      A
-        JR      Z,.no
-        LD      A,(KV+K_NP)     ; no pawns (KNOW's counts) ...
-        LD      HL,KV+40h+K_NP
-        OR      (HL)
-        JR      NZ,.no
-        LD      A,(KV+K_MAT)    ; ... and a side without pieces
+        RET     Z               ; (no carry)
+        LD      HL,BOARD+SQ_A1  ; a quick look first: a pawn, a queen or a
+        LD      BC,(SQ_H8-SQ_A1+1) * 256 + 5  ; fifth man ends it
+.q:     LD      A,(HL)
         OR      A
-        JR      Z,.go
-        LD      A,(KV+40h+K_MAT)
-        OR      A
-        JR      NZ,.no
-.go:    PUSH    IX
+        JR      Z,.qn
+        INC     A
+        JR      Z,.qn           ; off the board
+        DEC     A
+        AND     7
+        CP      PAWN
+        JR      Z,.none
+        CP      QUEEN
+        JR      Z,.none
+        DEC     C
+        JR      Z,.none
+.qn:    INC     L
+        DJNZ    .q
+        PUSH    IX
         PUSH    IY
         CALL    LUSEV
-        POP     IY
-        POP     IX
         JR      NC,.no
         LD      A,(COLOR)       ; White's view (COLOR: the side that moved)
         OR      A
         CALL    Z,NEGHL
-        POP     DE              ; the term: that, less the total, MV0W
-        PUSH    DE              ; and BC0W
-        OR      A
-        SBC     HL,DE
+        PUSH    HL
+        LD      HL,BRKDN        ; every other term 0
+        LD      B,BKSIZE
+.z:     LD      (HL),0
+        INC     HL
+        DJNZ    .z
+        CALL    LUSMAT
+        POP     HL
         LD      DE,(MV0W)
         OR      A
         SBC     HL,DE
@@ -142,11 +154,60 @@ LUSPT:  PUSH    HL
         OR      A
         SBC     HL,DE
         LD      (BK_LUS),HL
-        POP     DE
+        SCF
+.no:    POP     IY
+        POP     IX
+        RET
+.none:  OR      A
+        RET
+
+; LUSMAT: MTRLW = LUSMEN's material (P_KNIGHT .. P_ROOK, White's view); KV's
+; K_MAT 1 for the strong side, 0 for the weak, K_NP 0 for both.
+;   clobbers: A, B, DE, HL, IY
+LUSMAT: LD      HL,0
+        LD      IY,LUSMEN
+        LD      A,(LUSN)
+        LD      B,A
+.m:     LD      A,(IY+M_ROLE)
+        CP      KING
+        JR      Z,.n
+        ADD     A,A             ; P_KNIGHT = PRM + 2 * KNIGHT, ...
+        LD      E,A
+        LD      D,0
+        PUSH    HL
+        LD      HL,PRM
         ADD     HL,DE
+        LD      E,(HL)
+        INC     HL
+        LD      D,(HL)
+        POP     HL
+        LD      A,(IY+M_COL)
+        OR      A
+        JR      NZ,.b
+        ADD     HL,DE
+        JR      .n
+.b:     OR      A
+        SBC     HL,DE
+.n:     LD      DE,16
+        ADD     IY,DE
+        DJNZ    .m
+        LD      (MTRLW),HL
+        XOR     A
+        LD      (KV+K_NP),A
+        LD      (KV+40h+K_NP),A
+        LD      (KV+K_MAT),A
+        LD      (KV+40h+K_MAT),A
+        LD      HL,KV+K_MAT
+        LD      A,(LUSSTR)
+        OR      A
+        JR      Z,.w
+        LD      L,LOW(KV+40h+K_MAT)
+.w:     LD      (HL),1
         RET
-.no:    POP     HL
-        RET
+
+        IF      P_ROOK - PRM != 2 * ROOK || P_KNIGHT - PRM != 2 * KNIGHT
+        ERROR   "LUSMAT: the piece values' words must sit at PRM + 2 * role"
+        ENDIF
 
 ; LUSEV: the module's evaluation of the position on the board.
 ;   in: COLOR = the side that has just moved (POINTS' convention)
@@ -502,12 +563,31 @@ LUSDIRF:
         SCF
         RET
 
-; LUSVAL: HL = the value of man IX (the cache, or LWALK and into the cache).
+; LUSVAL: HL = the value of man IX: from the cache, or LWALK and into the
+; cache. The cache (LUSHC) holds 64 values, each under its table (page and
+; address) and vector, at the entry the vector's bytes and the table's
+; address pick (XORed, 6 bits); a new value replaces the entry's old one.
 ;   clobbers: A, BC, DE, IY; selects the man's page on a walk
-LUSVAL: PUSH    IX
+;   cost: about 400 T found, 500 T + the walk otherwise
+LUSVAL: LD      A,(IX+M_VEC)    ; the entry
+        XOR     (IX+M_VEC+1)
+        XOR     (IX+M_VEC+2)
+        XOR     (IX+M_VEC+3)
+        XOR     (IX+M_TAB)
+        XOR     (IX+M_TAB+1)
+        RLCA                    ; L = (h & 15) * 16, H = the page + h / 16
+        RLCA
+        RLCA
+        RLCA
+        LD      C,A
+        AND     0F0h
+        LD      E,A
+        LD      A,C
+        AND     03h
+        ADD     A,HIGH(LUSHC)
+        LD      D,A
+        PUSH    DE
         POP     IY
-        LD      DE,LUSCAC-LUSMEN
-        ADD     IY,DE
         LD      A,(IY+0)
         CP      (IX+M_PG)
         JR      NZ,.miss
@@ -1010,31 +1090,20 @@ FKING:  CALL    EDGED
         JR      NZ,.o
         LD      A,26
         CALL    SETB
-.o:     LD      H,BPAGE         ; flight squares: the king off the board
-        LD      L,(IX+M_SQ)
+.o:     LD      A,(IX+M_SQ)     ; flight squares: the king off the board
+        LD      (LKSQ),A
+        LD      L,A
+        LD      H,BPAGE
         LD      A,(HL)
         LD      (LUSKB),A
         LD      (HL),0
-        XOR     A
-        LD      (LUSFL),A
-        LD      A,8
-        LD      (LUSCNT),A
-        LD      HL,KDIRS
-.d:     PUSH    HL
-        LD      A,(IX+M_SQ)
-        ADD     A,(HL)
-        LD      D,A
-        INC     HL
         LD      A,(IX+M_F)
-        ADD     A,(HL)
-        LD      B,A
-        INC     HL
+        LD      (LKF),A
         LD      A,(IX+M_R)
-        ADD     A,(HL)
-        LD      C,A
-        LD      H,BPAGE
-        LD      L,D
-        LD      A,(HL)
+        LD      (LKR),A
+        CALL    KZONE0
+.d:     CALL    NEIGH
+        PUSH    HL
         CP      0FFh
         JR      Z,.dn           ; off the board
         OR      A
@@ -1047,17 +1116,8 @@ FKING:  CALL    EDGED
         LD      HL,LUSFL
         INC     (HL)
 .dn:    POP     HL
-        INC     HL
-        INC     HL
-        INC     HL
-        LD      A,(LUSCNT)
-        DEC     A
-        LD      (LUSCNT),A
+        CALL    KZONE1
         JR      NZ,.d
-        LD      H,BPAGE
-        LD      L,(IX+M_SQ)
-        LD      A,(LUSKB)
-        LD      (HL),A
         LD      A,(LUSFL)       ; flights <= 3, <= 1
         LD      C,30
         LD      HL,T31
@@ -1079,13 +1139,47 @@ ZHITS:  CALL    EKING
         LD      (LKR),A
         PUSH    IX
         POP     IY
-        XOR     A
+        CALL    KZONE0
+.d:     CALL    NEIGH
+        PUSH    HL
+        INC     A
+        JR      Z,.dn           ; off the board
+        CALL    ATK
+        JR      NC,.dn
+        LD      HL,LUSFL
+        INC     (HL)
+.dn:    POP     HL
+        CALL    KZONE1
+        JR      NZ,.d
+        LD      A,(LUSFL)
+        RET
+
+; KZONE0: the walk round the king at LKSQ begins: LUSFL = 0, LUSCNT = 8,
+; HL = KDIRS.   KZONE1: a step done: NZ while steps are left, and at the
+; end (Z) the king back on its square (LUSKB).   clobbers: A (KZONE1: HL at
+; the end)
+KZONE0: XOR     A
         LD      (LUSFL),A
         LD      A,8
         LD      (LUSCNT),A
         LD      HL,KDIRS
-.d:     PUSH    HL
+        RET
+KZONE1: LD      A,(LUSCNT)
+        DEC     A
+        LD      (LUSCNT),A
+        RET     NZ
+        LD      H,BPAGE
         LD      A,(LKSQ)
+        LD      L,A
+        LD      A,(LUSKB)
+        LD      (HL),A
+        XOR     A               ; Z
+        RET
+
+; NEIGH: the square one king step (HL: KDIRS' entry, then past it) from
+; the king at LKSQ: D = its index, B = file, C = rank, A = its board byte.
+;   clobbers: nothing else
+NEIGH:  LD      A,(LKSQ)
         ADD     A,(HL)
         LD      D,A
         INC     HL
@@ -1096,29 +1190,12 @@ ZHITS:  CALL    EKING
         LD      A,(LKR)
         ADD     A,(HL)
         LD      C,A
+        INC     HL
+        PUSH    HL
         LD      H,BPAGE
         LD      L,D
         LD      A,(HL)
-        INC     A
-        JR      Z,.dn           ; off the board
-        CALL    ATK
-        JR      NC,.dn
-        LD      HL,LUSFL
-        INC     (HL)
-.dn:    POP     HL
-        INC     HL
-        INC     HL
-        INC     HL
-        LD      A,(LUSCNT)
-        DEC     A
-        LD      (LUSCNT),A
-        JR      NZ,.d
-        LD      H,BPAGE
-        LD      A,(LKSQ)
-        LD      L,A
-        LD      A,(LUSKB)
-        LD      (HL),A
-        LD      A,(LUSFL)
+        POP     HL
         RET
 
 ; FROOK: bits 17-31 of rook IX (its lines and the enemy king, the box, the

@@ -22,7 +22,7 @@
 ;                      C200h-C3FFh the full build's variables (vars.asm)
 ;                      C400h-C5FFh knowledge.asm's tables (of C400h-DFFFh)
 ;                      C600h-C6FFh kpend.asm (RACE), C700h-C7FFh endgame.asm
-;                      C800h-C9FFh luscher.asm (the endgame module, #15)
+;                      C800h-CDFFh luscher.asm (the endgame module, #15)
 ;   expansion ROM pages: 0 the parameter defaults, 1-2 Lüscher's tables
 ;                      (luscher_tables.asm), 3 the Zobrist keys
 ;

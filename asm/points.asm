@@ -54,6 +54,8 @@ POINTS: LD      HL,NEVAL
         LD      L,A
         LD      (MTRLW),HL
         LD      (DEVW),HL
+        CALL    LUSPRE          ; luscher.asm: Lüscher's endings are scored
+        JP      C,.lus          ; by the module alone
         ENDIF
         IF      BUILD == B_1978
         ; The 1978 way: ATTACK on every square (board control), XCHNG on every
@@ -230,8 +232,7 @@ POINTS: LD      HL,NEVAL
         CALL    KPEND
         POP     DE
         ADD     HL,DE
-        CALL    LUSPT           ; Lüscher's endgame module (luscher.asm)
-        LD      (BK_TOT),HL
+.lus:   LD      (BK_TOT),HL
         CALL    DSHIFT          ; the draw window (draw.asm)
         LD      A,(COLOR)
         OR      A

@@ -458,6 +458,15 @@ fn eval_shows_the_module_and_p_lus_turns_it_off() {
     };
     let on = run(None);
     assert_ne!(line(&on), 0, "{on}");
+    // the module alone scores the position: POINTS' other terms are not computed
+    let material = on
+        .lines()
+        .find(|l| l.trim_start().starts_with("material "))
+        .unwrap_or_else(|| panic!("no material line:\n{on}"));
+    assert!(
+        material.contains("(+0)") || material.contains("(0)"),
+        "{material}"
+    );
     let dir = std::env::temp_dir().join(format!("z80chess-lus-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join("off.params");
