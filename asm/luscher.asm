@@ -104,7 +104,10 @@ LUSCLR: LD      HL,LUSHC
         RET
 
 ; LUSPRE (POINTS, first): when the module knows the ending, it alone scores
-; the position: the rest of POINTS is skipped. HL = the total (White's view)
+; the position: the rest of POINTS is skipped. Except when the bare king is
+; to move and can take a piece (attacked by it, covered by none): the
+; function has no search and need not know that, POINTS' XCHNG does (and the
+; search at two plies then keeps its pieces, or as the defender takes them). HL = the total (White's view)
 ; such that the position's own value (the total plus the root's MV0W +
 ; BC0W, which the search measures from) is the module's score; BRKDN holds
 ; it as BK_LUS, every other term 0; MTRLW = the men's material (a root's
@@ -136,6 +139,23 @@ LUSPRE: LD      A,(P_LUS)
         PUSH    IY
         CALL    LUSEV
         JR      NC,.no
+        PUSH    HL              ; a piece the bare king takes now is left to
+        LD      IY,LUSMEN+32    ; POINTS' exchange evaluator: the weak side
+        LD      A,(LUSN)        ; to move (bit 16), attacked by the king (8),
+        SUB     2               ; covered by none of its own (11-15)
+        LD      B,A
+        LD      DE,16
+.h:     LD      A,(IY+M_VEC+2)
+        RRCA
+        JR      NC,.hn
+        LD      A,(IY+M_VEC+1)
+        BIT     0,A
+        JR      Z,.hn
+        AND     0F8h
+        JR      Z,.hang
+.hn:    ADD     IY,DE
+        DJNZ    .h
+        POP     HL
         LD      A,(COLOR)       ; White's view (COLOR: the side that moved)
         OR      A
         CALL    Z,NEGHL
@@ -158,6 +178,9 @@ LUSPRE: LD      A,(P_LUS)
 .no:    POP     IY
         POP     IX
         RET
+.hang:  POP     HL
+        OR      A
+        JR      .no
 .none:  OR      A
         RET
 

@@ -433,7 +433,7 @@ fn other_material_is_not_the_modules() {
 #[test]
 fn eval_shows_the_module_and_p_lus_turns_it_off() {
     let fen = "8/8/8/4k3/8/8/8/R3K3 b - - 0 40";
-    let run = |params: Option<&std::path::Path>| {
+    let run = |params: Option<&std::path::Path>, fen: &str| {
         let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_z80chess"));
         cmd.args(["eval", "--build", "full", "--fen", fen]);
         if let Some(p) = params {
@@ -456,7 +456,7 @@ fn eval_shows_the_module_and_p_lus_turns_it_off() {
             .find_map(|w| w.trim_matches(|c| c == '(' || c == ')').parse::<i32>().ok())
             .unwrap_or_else(|| panic!("{l}"))
     };
-    let on = run(None);
+    let on = run(None, fen);
     assert_ne!(line(&on), 0, "{on}");
     // the module alone scores the position: POINTS' other terms are not computed
     let material = on
@@ -471,7 +471,7 @@ fn eval_shows_the_module_and_p_lus_turns_it_off() {
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join("off.params");
     std::fs::write(&p, "P_LUS = 0\n").unwrap();
-    let off = run(Some(&p));
+    let off = run(Some(&p), fen);
     assert_eq!(line(&off), 0, "{off}");
     std::fs::remove_dir_all(&dir).ok();
 }
