@@ -146,6 +146,15 @@ const ROWS: &[Row] = &[
         "d7d6",
         "rnb1kb1r/3ppppp/5n2/qppP4/8/2NQ1N2/PP2PPPP/R1B1KB1R b KQkq - 1 7",
     ),
+    // The queen on h7 is taken by the knight, and the king's rook stays home with the king;
+    // without the penalty, ...Rh8xh7 takes it and gives up kingside castling.
+    (
+        "castling: king's rook moved",
+        &["P_KRMOV"],
+        1,
+        "f6h7",
+        "r3kb1r/pp1bpppQ/2n2n2/2ppP3/1q6/2P5/PP1P1PPP/RNB1K1NR b KQkq - 0 12",
+    ),
     // b3-b4 takes a pawn off the light squares of White's light-squared bishop; without the
     // term, h2-h3 puts one on them.
     (
@@ -270,9 +279,9 @@ fn eval_shows_each_term_with_its_sign() {
             24,
         ),
         // The bishop pair.
-        ("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 30", "bishops: the pair", 96),
+        ("4k3/p7/8/8/8/8/7P/2B1KB2 w - - 0 30", "bishops: the pair", 96),
         (
-            "2b1kb2/8/8/8/8/8/8/4K3 w - - 0 30",
+            "2b1kb2/p7/8/8/8/8/7P/4K3 w - - 0 30",
             "bishops: the pair",
             -96,
         ),
