@@ -279,7 +279,11 @@ fn eval_shows_each_term_with_its_sign() {
             24,
         ),
         // The bishop pair.
-        ("4k3/p7/8/8/8/8/7P/2B1KB2 w - - 0 30", "bishops: the pair", 96),
+        (
+            "4k3/p7/8/8/8/8/7P/2B1KB2 w - - 0 30",
+            "bishops: the pair",
+            96,
+        ),
         (
             "2b1kb2/p7/8/8/8/8/7P/4K3 w - - 0 30",
             "bishops: the pair",

@@ -344,6 +344,21 @@ fn endgame_test_kqk_article_level_2() {
         .iter()
         .all(|g| g.engine_moves > 0 && g.engine_tstates > 0));
     assert!(r.passed() + r.failed() == 16);
+    // The progress of the wins not converted: each game's closest approach to mate is no
+    // farther than where it started, and it counts exactly the wins lost.
+    for g in r.games.iter().filter(|g| g.class == Class::Win) {
+        match (g.start_value, g.closest) {
+            (Val::Win(s), Some(c)) => assert!(c <= s, "{g:?}"),
+            _ => panic!("a win without its progress: {g:?}"),
+        }
+    }
+    match r.progress() {
+        Some((start, closest, k)) => {
+            assert_eq!(k, wins - converted);
+            assert!(closest <= start && closest >= 1.0, "{start} {closest}");
+        }
+        None => assert_eq!(converted, wins),
+    }
 }
 
 #[test]

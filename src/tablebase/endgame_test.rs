@@ -95,6 +95,9 @@ pub struct Game {
     pub throw: Option<Throw>,
     pub engine_moves: u32,
     pub engine_tstates: u64,
+    /// A win: the fewest plies to mate of any position where the engine was to move (the
+    /// progress it made, converted or not).
+    pub closest: Option<u8>,
 }
 
 /// Everything `endgame-test` measured.
@@ -113,6 +116,27 @@ impl Report {
     }
     pub fn failed(&self) -> usize {
         self.games.len() - self.passed()
+    }
+    /// Over the wins not converted: the mean moves to mate at the start, the mean of the
+    /// closest each game came, and how many there were (`None`: every win converted).
+    pub fn progress(&self) -> Option<(f64, f64, usize)> {
+        let moves = |d: u8| (d as f64 + 1.0) / 2.0;
+        let lost: Vec<(f64, f64)> = self
+            .games
+            .iter()
+            .filter(|g| g.class == Class::Win && !g.passed)
+            .filter_map(|g| match (g.start_value, g.closest) {
+                (Val::Win(s), Some(c)) => Some((moves(s), moves(c))),
+                _ => None,
+            })
+            .collect();
+        if lost.is_empty() {
+            return None;
+        }
+        let n = lost.len() as f64;
+        let start = lost.iter().map(|p| p.0).sum::<f64>() / n;
+        let closest = lost.iter().map(|p| p.1).sum::<f64>() / n;
+        Some((start, closest, lost.len()))
     }
     pub fn tstates_per_move(&self) -> f64 {
         let m: u64 = self.games.iter().map(|g| g.engine_moves as u64).sum();
@@ -240,6 +264,7 @@ pub fn play_game(
         throw: None,
         engine_moves: 0,
         engine_tstates: 0,
+        closest: None,
     };
     let mut pos = start;
     // The game is played into the firmware move by move, so that the full build sees its
@@ -292,6 +317,9 @@ pub fn play_game(
         }
         let m = if pos.turn() == us {
             let before = store.probe(&pos)?;
+            if let Val::Win(d) = before {
+                g.closest = Some(g.closest.map_or(d, |c| c.min(d)));
+            }
             let r = engine.search(level, false)?;
             g.engine_moves += 1;
             g.engine_tstates += r.tstates;
@@ -422,6 +450,12 @@ pub fn cli(args: &EndgameTestArgs) -> Result<(), String> {
     );
     let (c, n) = report.count(Class::Win);
     println!("wins to convert: {c} converted of {n}");
+    if let Some((start, closest, k)) = report.progress() {
+        println!(
+            "wins not converted: {k}, mate in {start:.1} moves at the start on average, \
+             the closest reached mate in {closest:.1}"
+        );
+    }
     let (h, n) = report.count(Class::Draw);
     println!("draws to hold:   {h} held of {n}");
     let failed: Vec<&Game> = report.games.iter().filter(|g| !g.passed).collect();
