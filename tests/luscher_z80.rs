@@ -429,7 +429,7 @@ fn other_material_is_not_the_modules() {
     assert!(z.eval(&men, WHITE).0, "KRK with Black strong");
 }
 
-/// `z80chess eval`: the module's line carries the value, and P_LUS = 0 silences it.
+/// `z80chess eval`: the module's line carries the value, and P_LUS = 0 (or LUSCHER = 0) silences it.
 #[test]
 fn eval_shows_the_module_and_p_lus_turns_it_off() {
     let fen = "8/8/8/4k3/8/8/8/R3K3 b - - 0 40";
@@ -469,15 +469,18 @@ fn eval_shows_the_module_and_p_lus_turns_it_off() {
     );
     let dir = std::env::temp_dir().join(format!("z80chess-lus-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join("off.params");
-    std::fs::write(&p, "P_LUS = 0\n").unwrap();
-    let off = run(Some(&p), fen);
-    assert_eq!(line(&off), 0, "{off}");
+    // P_LUS, or the name for it, LUSCHER
+    for text in ["P_LUS = 0\n", "LUSCHER = 0\n"] {
+        let p = dir.join("off.params");
+        std::fs::write(&p, text).unwrap();
+        let off = run(Some(&p), fen);
+        assert_eq!(line(&off), 0, "{text}{off}");
+    }
     std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
-#[ignore = "every KRK position and 100,000 of each four-man ending: about 10 minutes"]
+#[ignore = "every KRK position and 100,000 of each four-man ending: about 50 minutes"]
 fn the_z80_module_is_the_host_model_on_every_krk_position() {
     let dir = directory();
     let mut z = Z80::new();

@@ -510,8 +510,16 @@ pub const PARAMS: &[ParamDef] = &[
 
 /// The definition of a parameter by name.
 pub fn def(name: &str) -> Option<&'static ParamDef> {
+    let name = ALIASES
+        .iter()
+        .find(|(a, _)| a.eq_ignore_ascii_case(name))
+        .map_or(name, |&(_, p)| p);
     PARAMS.iter().find(|d| d.name.eq_ignore_ascii_case(name))
 }
+
+/// Other names a parameter answers to (in files, `setoption`, `params`), each stored under
+/// its `P_` name: the issues' own names for the switches.
+pub const ALIASES: &[(&str, &str)] = &[("LUSCHER", "P_LUS")];
 
 /// What is wrong with a parameter file, or with loading it.
 #[derive(Debug, Error)]
