@@ -490,7 +490,7 @@ pub const PARAMS: &[ParamDef] = &[
         Kind::Byte,
         0,
         1,
-        "Lüscher's generated evaluation (#15): 1 scores KRK, KBBK (bishops on both colours) and KBNK by the fitted tables in expansion pages 1-2 (luscher.asm), a won ending above every non-won score; 0 = off",
+        "Lüscher's generated evaluation (#15): 1 scores KRK, KBBK (bishops on both colours) and KBNK by the fitted tables in expansion pages 1-2 (luscher.asm), a won ending above every non-won score; 0 = off (also named LUSCHER)",
     ),
     p(
         "P_FRONT",
