@@ -517,7 +517,7 @@ pub fn def(name: &str) -> Option<&'static ParamDef> {
     PARAMS.iter().find(|d| d.name.eq_ignore_ascii_case(name))
 }
 
-/// Other names a parameter answers to (in files, `setoption`, `params`), each stored under
+/// Other names a parameter answers to (in parameter files and `setoption`), each stored under
 /// its `P_` name: the issues' own names for the switches.
 pub const ALIASES: &[(&str, &str)] = &[("LUSCHER", "P_LUS")];
 

@@ -120,13 +120,14 @@ impl Report {
     /// Over the wins not converted: the mean moves to mate at the start, the mean of the
     /// closest each game came, and how many there were (`None`: every win converted).
     pub fn progress(&self) -> Option<(f64, f64, usize)> {
-        let moves = |d: u8| (d as f64 + 1.0) / 2.0;
         let lost: Vec<(f64, f64)> = self
             .games
             .iter()
             .filter(|g| g.class == Class::Win && !g.passed)
             .filter_map(|g| match (g.start_value, g.closest) {
-                (Val::Win(s), Some(c)) => Some((moves(s), moves(c))),
+                (s @ Val::Win(_), Some(c)) => {
+                    Some((s.moves()? as f64, Val::Win(c).moves()? as f64))
+                }
                 _ => None,
             })
             .collect();
