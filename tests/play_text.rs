@@ -39,8 +39,28 @@ fn scratch(name: &str) -> PathBuf {
     d
 }
 
-/// Run one session in a scratch directory; its transcript.
+/// Run one session in a scratch directory; its transcript, checked against NAME.out.
 fn session(name: &str, args: &[&str]) -> (String, PathBuf) {
+    let (text, dir) = run(name, args);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/play");
+    let golden = root.join(format!("{name}.out"));
+    if bless() {
+        std::fs::write(&golden, &text).unwrap();
+    } else {
+        let want = std::fs::read_to_string(&golden)
+            .unwrap_or_else(|_| panic!("{} is missing (BLESS=1 writes it)", golden.display()));
+        assert_eq!(
+            mask_seconds(&text),
+            mask_seconds(&want),
+            "{name}: the transcript differs from {} (BLESS=1 rewrites it)",
+            golden.display()
+        );
+    }
+    (text, dir)
+}
+
+/// Run NAME.in through `play --text --turbo ARGS` in a scratch directory; its transcript.
+fn run(name: &str, args: &[&str]) -> (String, PathBuf) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/play");
     let input = std::fs::read(root.join(format!("{name}.in"))).unwrap();
     let dir = scratch(name);
@@ -72,19 +92,6 @@ fn session(name: &str, args: &[&str]) -> (String, PathBuf) {
         !text.contains('\x1b'),
         "{name}: the text mode wrote a terminal control code"
     );
-    let golden = root.join(format!("{name}.out"));
-    if bless() {
-        std::fs::write(&golden, &text).unwrap();
-    } else {
-        let want = std::fs::read_to_string(&golden)
-            .unwrap_or_else(|_| panic!("{} is missing (BLESS=1 writes it)", golden.display()));
-        assert_eq!(
-            mask_seconds(&text),
-            mask_seconds(&want),
-            "{name}: the transcript differs from {} (BLESS=1 rewrites it)",
-            golden.display()
-        );
-    }
     (text, dir)
 }
 
@@ -192,4 +199,61 @@ fn save_and_load_pgn() {
     }
     assert!(pgn.contains("[Z80Build \"1978\"]") && pgn.contains("[Z80Level \"2\"]"));
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The Z80's moves of a transcript ("  3. ... D7-D5      d5       (LOOK AHEAD 2, ...)"), the
+/// seconds masked.
+fn z80_moves(t: &str) -> Vec<String> {
+    mask_seconds(t)
+        .lines()
+        .filter(|l| l.contains("LOOK AHEAD") && l.contains("..."))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn pondering_in_the_text_mode() {
+    let args = [
+        "--build",
+        "full",
+        "--level",
+        "2",
+        "--color",
+        "white",
+        "--no-board",
+        "--fen",
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+    ];
+    let mut with = args.to_vec();
+    with.push("--ponder");
+    let (t, _) = session("ponder", &with);
+    // After 3...d5 the Z80 expects 4.Bxd5 and searches it; the player plays it.
+    assert!(t.contains("I EXPECT Bxd5 AND THINK ON YOUR TIME"), "{t}");
+    let hit = t.find("AS I EXPECTED").expect("a ponder hit");
+    // (a script's player waits for the ponder search to end: the answer costs the Z80 no
+    // time of its own)
+    let answer = t[hit..].lines().nth(1).unwrap();
+    assert!(answer.ends_with(", 0.0 S)"), "{answer}");
+    // The hit's answer, and every move after the take-back, the miss and `ponder off`, are
+    // the moves of a session that never pondered on the same input.
+    let (plain, _) = run("ponder", &args);
+    // (the plain session ponders only after its `ponder on`, once before `ponder` stops it)
+    assert_eq!(plain.matches("\nI EXPECT ").count(), 1, "{plain}");
+    assert_eq!(t.matches("\nI EXPECT ").count(), 4, "{t}");
+    assert_eq!(z80_moves(&t), z80_moves(&plain));
+    assert_eq!(z80_moves(&t).len(), 5, "{t}");
+    assert!(t.contains("PONDER: ONLY THE FULL BUILD NAMES THE REPLY IT EXPECTS"));
+    assert!(t.contains("PONDER: ON OR OFF"));
+}
+
+#[test]
+fn ponder_needs_the_full_build() {
+    let out = Command::new(env!("CARGO_BIN_EXE_z80chess"))
+        .args(["play", "--text", "--ponder", "--build", "article"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--ponder: only --build full ponders"), "{err}");
 }

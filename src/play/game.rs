@@ -8,6 +8,40 @@ use shakmaty::san::{San, SanError, SanPlus};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, Role};
 
+/// The engine thinking on the player's time: the firmware holds the position after the reply
+/// it expects (played there, not in the game) and searches it. On a hit the same search goes
+/// on as the real one ([`Game::record`] the move); on anything else [`Game::end_ponder`].
+pub struct Ponder {
+    /// The reply the engine expects.
+    pub reply: Move,
+    pub san: String,
+    pub search: super::pace::Search,
+    /// The answer, if the search ended before the player moved.
+    pub result: Option<SearchResult>,
+}
+
+impl Ponder {
+    /// Whether the search is still running.
+    pub fn running(&self) -> bool {
+        self.result.is_none()
+    }
+
+    /// Run the search for at most `budget` T-states (it keeps its answer when it ends).
+    pub fn step(&mut self, engine: &mut Engine, budget: u64) -> Result<(), String> {
+        if self.result.is_none() {
+            self.result = self.search.step(engine, budget)?;
+        }
+        Ok(())
+    }
+
+    /// T-states searched so far (all of them, if it has ended).
+    pub fn tstates(&self) -> u64 {
+        self.result
+            .as_ref()
+            .map_or(self.search.tstates, |r| r.tstates)
+    }
+}
+
 /// What the firmware said about a move it chose.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Thought {
@@ -288,6 +322,40 @@ impl Game {
                 let after = self.positions[i + 1].clone();
                 sargon::load(&mut self.engine, &after).map_err(fw_err)?;
             }
+        }
+        Ok(())
+    }
+
+    /// After the engine's move `r`: when this is the full build and the reply it expects is
+    /// legal, play that reply in the firmware only and start searching the position after it
+    /// (on the player's time). None when there is nothing to ponder on.
+    pub fn start_ponder(&mut self, r: &SearchResult) -> Option<Ponder> {
+        if self.build() != Build::Full || self.end().is_some() {
+            return None;
+        }
+        let pos = self.pos().clone();
+        let y = r.reply.and_then(|y| y.to_move(&pos))?;
+        // (a full firmware history refuses the move: no pondering this move)
+        self.engine.play(FwMove::from_move(&y)).ok()?;
+        let san = San::from_move(&pos, y).to_string();
+        let search = super::pace::Search::start(&mut self.engine, self.level);
+        Some(Ponder {
+            reply: y,
+            san,
+            search,
+            result: None,
+        })
+    }
+
+    /// Stop pondering `p` and take the expected reply back out of the firmware (setting the
+    /// whole game up again if the firmware cannot take it back).
+    pub fn end_ponder(&mut self, mut p: Ponder) -> Result<(), String> {
+        if p.result.is_none() {
+            p.search.stop(&mut self.engine);
+            p.search.finish(&mut self.engine)?;
+        }
+        if self.engine.undo().is_err() {
+            self.resync()?;
         }
         Ok(())
     }

@@ -74,7 +74,7 @@ pub struct PlayArgs {
     /// A parameter file for the full build (`z80chess params` lists the names).
     #[arg(long)]
     pub params: Option<std::path::PathBuf>,
-    /// Think on your time (the full screen, the full build: it names the reply it expects).
+    /// Think on your time (the full build: it names the reply it expects).
     #[arg(long)]
     pub ponder: bool,
 }
@@ -98,9 +98,9 @@ pub fn cli(args: &PlayArgs) -> Result<(), String> {
     if let Some(f) = &args.fen {
         crate::firmware::parse_fen(f).map_err(|e| e.to_string())?;
     }
-    if args.ponder && (args.text || args.build != Build::Full) {
+    if args.ponder && args.build != Build::Full {
         return Err(
-            "--ponder: only the full screen with --build full ponders (the full build names the reply it expects)"
+            "--ponder: only --build full ponders (the full build names the reply it expects)"
                 .into(),
         );
     }
@@ -115,6 +115,7 @@ pub fn cli(args: &PlayArgs) -> Result<(), String> {
             fen: args.fen.clone(),
             board: !args.no_board,
             params: params.clone(),
+            ponder: args.ponder,
         };
         let lines = stdin_lines();
         let interactive = std::io::stdin().is_terminal();

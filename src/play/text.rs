@@ -2,8 +2,17 @@
 //! of the 1978 program ("SELECT LOOK AHEAD (1-6)", moves like `E2-E4`, "CHECK", "MATE IN n"),
 //! scriptable, with no terminal control codes. When the input is not a terminal each line read
 //! is echoed after its prompt, so a transcript reads like the session.
+//!
+//! Pondering (`--ponder` or `PONDER ON`, the full build): after its move the Z80 plays the reply
+//! it expects in the firmware only and searches on while the player types (a reader thread
+//! feeds the lines, so the search runs in slices between looks at the input). If the player
+//! makes that move the same search goes on as the real one, and only the T-states after the
+//! move count as the Z80's time; any other move or a command that changes the game stops it
+//! and takes the reply back out of the firmware. When the input is not a terminal the
+//! ponder search runs to its end before the next line is read, so a script's transcript does
+//! not depend on how fast the lines arrive.
 
-use super::game::{move_prefix, End, Game, Ply};
+use super::game::{move_prefix, End, Game, Ply, Ponder};
 use super::pace::{Pace, Search};
 use super::pgn;
 use crate::firmware::{parse_fen, Build, SearchKind};
@@ -26,6 +35,8 @@ pub struct TextOptions {
     pub board: bool,
     /// The full build's parameter file, if any.
     pub params: Option<crate::firmware::params::ParamFile>,
+    /// Think on the player's time (the full build).
+    pub ponder: bool,
 }
 
 const HELP: &str = "\
@@ -34,10 +45,11 @@ COMMANDS:
   BOARD          SHOW THE BOARD          FLIP       TURN THE BOARD ROUND
   UNDO           TAKE BACK YOUR LAST MOVE (AND MINE)
   NEW            A NEW GAME              SWITCH     I PLAY YOUR SIDE (ALSO: GO)
-  LEVEL n        LOOK AHEAD 1-6          BUILD b    ARTICLE OR 1978
+  LEVEL n        LOOK AHEAD 1-6          BUILD b    ARTICLE, 1978, FULL
   FEN f          SET UP A POSITION       RESIGN     GIVE UP THIS GAME
   SAVE file      WRITE THE GAME AS PGN   LOAD file  READ A PGN GAME
-  HINT           THE TABLEBASE'S VERDICT QUIT       LEAVE";
+  HINT           THE TABLEBASE'S VERDICT QUIT       LEAVE
+  PONDER ON|OFF  FULL BUILD: I THINK ON YOUR TIME";
 
 struct Session<'a> {
     opts: TextOptions,
@@ -49,6 +61,12 @@ struct Session<'a> {
     flipped: bool,
     level: Option<u8>,
     colour: Option<Color>,
+    /// Pondering is on.
+    ponder: bool,
+    /// The search on the player's time, while it is theirs to move.
+    pondering: Option<Ponder>,
+    /// A ponder hit: the search the Z80's next move continues.
+    hit: Option<Ponder>,
 }
 
 enum Flow {
@@ -70,6 +88,9 @@ pub fn run(
     let mut s = Session {
         level: opts.level,
         colour: opts.colour,
+        ponder: opts.ponder,
+        pondering: None,
+        hit: None,
         opts,
         out,
         lines,
@@ -200,7 +221,8 @@ impl Session<'_> {
                     other => return Ok(other),
                 }
             }
-            let Some(line) = self.ask("YOUR MOVE?")? else {
+            let Some(line) = self.ask_move()? else {
+                self.stop_ponder()?;
                 return Ok(Flow::Quit);
             };
             match self.command(line.trim())? {
@@ -208,6 +230,71 @@ impl Session<'_> {
                 other => return Ok(other),
             }
         }
+    }
+
+    /// Prompt for the player's move and read it, pondering meanwhile (None at the end of
+    /// input).
+    fn ask_move(&mut self) -> Result<Option<String>, Box<dyn std::error::Error>> {
+        if !self.pondering.as_ref().is_some_and(Ponder::running) {
+            return Ok(self.ask("YOUR MOVE?")?);
+        }
+        if !self.interactive {
+            // A script: the player "thinks" until the ponder search has ended.
+            while self.pondering.as_ref().is_some_and(Ponder::running) {
+                self.step_ponder(u64::MAX / 4)?;
+            }
+            return Ok(self.ask("YOUR MOVE?")?);
+        }
+        write!(self.out, "YOUR MOVE? ")?;
+        self.out.flush()?;
+        let pace = self.opts.pace;
+        let started = std::time::Instant::now();
+        while let Some(p) = self.pondering.as_ref().filter(|p| p.running()) {
+            // Keep emulated time level with the player's wall time.
+            let wait = pace
+                .emulated(p.search.tstates)
+                .saturating_sub(started.elapsed())
+                .max(if pace.realtime {
+                    Duration::from_millis(1)
+                } else {
+                    Duration::ZERO
+                });
+            match self.lines.recv_timeout(wait) {
+                Ok(l) => return Ok(Some(l)),
+                Err(RecvTimeoutError::Timeout) => self.step_ponder(pace.slice())?,
+                Err(RecvTimeoutError::Disconnected) => {
+                    writeln!(self.out)?;
+                    return Ok(None);
+                }
+            }
+        }
+        match self.lines.recv() {
+            Ok(l) => Ok(Some(l)),
+            Err(_) => {
+                writeln!(self.out)?;
+                Ok(None)
+            }
+        }
+    }
+
+    /// One slice of the ponder search; a failing firmware ends pondering with a message.
+    fn step_ponder(&mut self, budget: u64) -> Io {
+        let Some(p) = self.pondering.as_mut() else {
+            return Ok(());
+        };
+        if let Err(e) = p.step(&mut self.game.engine, budget) {
+            self.stop_ponder()?;
+            self.say(&format!("THE FIRMWARE FAILED WHILE PONDERING: {e}"))?;
+        }
+        Ok(())
+    }
+
+    /// Stop pondering and take the expected reply back out of the firmware.
+    fn stop_ponder(&mut self) -> Io {
+        if let Some(p) = self.pondering.take() {
+            self.game.end_ponder(p)?;
+        }
+        Ok(())
     }
 
     fn command(&mut self, line: &str) -> Result<Flow, Box<dyn std::error::Error>> {
@@ -218,7 +305,23 @@ impl Session<'_> {
             Some((w, r)) => (w, r.trim()),
             None => (line, ""),
         };
-        match word.to_ascii_uppercase().as_str() {
+        let upper = word.to_ascii_uppercase();
+        if self.pondering.is_some() {
+            // Commands that only look leave the ponder search running; the expected move is
+            // a hit; anything else stops it first.
+            if let Ok(m) = self.game.parse_move(line) {
+                if self.pondering.as_ref().is_some_and(|p| p.reply == m) {
+                    return self.ponder_hit(m);
+                }
+            }
+            if !matches!(
+                upper.as_str(),
+                "HELP" | "?" | "BOARD" | "HINT" | "FLIP" | "SAVE"
+            ) {
+                self.stop_ponder()?;
+            }
+        }
+        match upper.as_str() {
             "HELP" | "?" => self.say(HELP)?,
             "BOARD" => self.board()?,
             "HINT" => {
@@ -282,6 +385,7 @@ impl Session<'_> {
                 let b = match rest.to_ascii_lowercase().as_str() {
                     "article" => Some(Build::Article),
                     "1978" => Some(Build::B1978),
+                    "full" => Some(Build::Full),
                     _ => None,
                 };
                 match b {
@@ -289,7 +393,7 @@ impl Session<'_> {
                         self.game.set_build(b)?;
                         self.say(&format!("{} BUILD", b.to_string().to_uppercase()))?;
                     }
-                    None => self.say("BUILD: ARTICLE OR 1978")?,
+                    None => self.say("BUILD: ARTICLE, 1978 OR FULL")?,
                 }
             }
             "FEN" => match parse_fen(rest) {
@@ -329,6 +433,18 @@ impl Session<'_> {
                     }
                 },
             },
+            "PONDER" => match rest.to_ascii_uppercase().as_str() {
+                "ON" if self.game.build() == Build::Full => {
+                    self.ponder = true;
+                    self.say("PONDERING ON: I THINK ON YOUR TIME (FROM MY NEXT MOVE)")?;
+                }
+                "ON" => self.say("PONDER: ONLY THE FULL BUILD NAMES THE REPLY IT EXPECTS")?,
+                "OFF" => {
+                    self.ponder = false;
+                    self.say("PONDERING OFF")?;
+                }
+                _ => self.say("PONDER: ON OR OFF")?,
+            },
             "RESIGN" => {
                 let me = !self.engine;
                 self.game.resign(me);
@@ -344,7 +460,7 @@ impl Session<'_> {
                         Err(e) => self.say(&format!("ILLEGAL MOVE: {e}"))?,
                         Ok(()) => {
                             let ply = self.game.plies.last().expect("played").clone();
-                            self.show_move(&before, &ply)?;
+                            self.show_move(&before, &ply, 0)?;
                         }
                     }
                 }
@@ -363,41 +479,55 @@ impl Session<'_> {
     /// The computer's move: a paced search, checked and played.
     fn think(&mut self) -> Result<Flow, Box<dyn std::error::Error>> {
         let pace = self.opts.pace;
-        if self.interactive && pace.realtime {
+        let (mut search, done, pondered) = match self.hit.take() {
+            Some(p) => {
+                let t = p.tstates();
+                (p.search, p.result, t)
+            }
+            None => (
+                Search::start(&mut self.game.engine, self.game.level),
+                None,
+                0,
+            ),
+        };
+        if self.interactive && pace.realtime && done.is_none() {
             self.say("I AM THINKING (PRESS ENTER TO MAKE ME MOVE NOW)")?;
         }
-        let mut search = Search::start(&mut self.game.engine, self.game.level);
         let mut quit = false;
-        let result = loop {
-            if let Some(r) = search.step(&mut self.game.engine, pace.slice())? {
-                break r;
-            }
-            let wait = search.ahead(&pace);
-            if self.interactive {
-                match self.lines.recv_timeout(wait) {
-                    Ok(l) => {
-                        if matches!(l.trim().to_ascii_uppercase().as_str(), "QUIT" | "EXIT") {
-                            quit = true;
-                        }
-                        if !search.stopping {
-                            search.stop(&mut self.game.engine);
-                        }
-                    }
-                    Err(RecvTimeoutError::Timeout) => {}
-                    Err(RecvTimeoutError::Disconnected) => {
-                        if wait > Duration::ZERO {
-                            std::thread::sleep(wait);
-                        }
-                    }
+        let result = if let Some(r) = done {
+            r
+        } else {
+            loop {
+                if let Some(r) = search.step(&mut self.game.engine, pace.slice())? {
+                    break r;
                 }
-            } else if wait > Duration::ZERO {
-                std::thread::sleep(wait);
+                let wait = search.ahead(&pace);
+                if self.interactive {
+                    match self.lines.recv_timeout(wait) {
+                        Ok(l) => {
+                            if matches!(l.trim().to_ascii_uppercase().as_str(), "QUIT" | "EXIT") {
+                                quit = true;
+                            }
+                            if !search.stopping {
+                                search.stop(&mut self.game.engine);
+                            }
+                        }
+                        Err(RecvTimeoutError::Timeout) => {}
+                        Err(RecvTimeoutError::Disconnected) => {
+                            if wait > Duration::ZERO {
+                                std::thread::sleep(wait);
+                            }
+                        }
+                    }
+                } else if wait > Duration::ZERO {
+                    std::thread::sleep(wait);
+                }
             }
         };
         let before = self.game.pos().clone();
         self.game.play_result(&result)?;
         let ply = self.game.plies.last().expect("played").clone();
-        self.show_move(&before, &ply)?;
+        self.show_move(&before, &ply, pondered)?;
         if quit {
             return Ok(Flow::Quit);
         }
@@ -411,10 +541,35 @@ impl Session<'_> {
         if self.opts.board && self.game.end().is_none() {
             self.board()?;
         }
+        if self.ponder {
+            self.pondering = self.game.start_ponder(&result);
+            if let Some(p) = &self.pondering {
+                let text = format!("I EXPECT {} AND THINK ON YOUR TIME", p.san);
+                self.say(&text)?;
+            }
+        }
         Ok(Flow::Continue)
     }
 
-    fn show_move(&mut self, before: &Chess, ply: &Ply) -> std::io::Result<()> {
+    /// The player made the move the Z80 pondered on: the firmware already holds it, and the
+    /// ponder search goes on as the Z80's answer.
+    fn ponder_hit(&mut self, m: shakmaty::Move) -> Result<Flow, Box<dyn std::error::Error>> {
+        let p = self.pondering.take().expect("pondering");
+        let before = self.game.pos().clone();
+        self.game.record(m)?;
+        let ply = self.game.plies.last().expect("played").clone();
+        self.show_move(&before, &ply, 0)?;
+        let secs = self.opts.pace.emulated(p.tstates()).as_secs_f64();
+        self.say(&format!(
+            "AS I EXPECTED (I THOUGHT ON YOUR TIME: {secs:.1} S)"
+        ))?;
+        self.hit = Some(p);
+        Ok(Flow::Continue)
+    }
+
+    /// A move and its note; `pondered`: T-states of the search spent on the player's time
+    /// (not the Z80's).
+    fn show_move(&mut self, before: &Chess, ply: &Ply, pondered: u64) -> std::io::Result<()> {
         let prefix = move_prefix(before);
         let coords = Game::coords(before, ply.mv);
         let (num, dots) = match prefix.strip_suffix("...") {
@@ -424,7 +579,8 @@ impl Session<'_> {
         let note = match &ply.thought {
             None => String::new(),
             Some(t) => {
-                let secs = self.opts.pace.emulated(t.tstates).as_secs_f64();
+                let own = t.tstates.saturating_sub(pondered);
+                let secs = self.opts.pace.emulated(own).as_secs_f64();
                 match t.kind {
                     SearchKind::Book => format!("(BOOK, {secs:.1} S)"),
                     SearchKind::Stopped => {

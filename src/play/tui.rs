@@ -7,7 +7,7 @@
 //! ([`render_text`]). The terminal is restored on exit, on an error, on a panic (ratatui's
 //! hook) and on Ctrl-C (a key like any other in raw mode).
 
-use super::game::{move_prefix, Game, Thought};
+use super::game::{move_prefix, Game, Ponder, Thought};
 use super::pace::{clock, Pace, Search};
 use super::pgn;
 use crate::firmware::{parse_fen, Build, SearchKind, SearchResult};
@@ -35,17 +35,6 @@ pub struct TuiOptions {
     pub params: Option<crate::firmware::params::ParamFile>,
     /// Think on the player's time (the full build, which names the reply it expects).
     pub ponder: bool,
-}
-
-/// The Z80 thinking on the player's time: the firmware holds the position after the reply it
-/// expects (played there, not in the game), and searches it.
-pub struct Ponder {
-    /// The reply the Z80 expects.
-    pub reply: shakmaty::Move,
-    pub san: String,
-    pub search: Search,
-    /// The answer, if the search ended before the player moved.
-    pub result: Option<SearchResult>,
 }
 
 /// Everything on the screen, and the game behind it.
@@ -258,31 +247,11 @@ impl App {
         }
     }
 
-    /// After the Z80's move `r`: with pondering on and the full build's expected reply legal,
-    /// play that reply in the firmware only and search on the player's time.
+    /// After the Z80's move `r`: with pondering on, ponder on the reply it expects.
     fn start_ponder(&mut self, r: &SearchResult) {
-        if !self.ponder || self.game.build() != Build::Full || self.game.end().is_some() {
-            return;
+        if self.ponder {
+            self.pondering = self.game.start_ponder(r);
         }
-        let pos = self.game.pos().clone();
-        let Some(y) = r.reply.and_then(|y| y.to_move(&pos)) else {
-            return;
-        };
-        if self
-            .game
-            .engine
-            .play(crate::firmware::FwMove::from_move(&y))
-            .is_err()
-        {
-            return; // (a full firmware history: no pondering this move)
-        }
-        let san = shakmaty::san::San::from_move(&pos, y).to_string();
-        self.pondering = Some(Ponder {
-            reply: y,
-            san,
-            search: Search::start(&mut self.game.engine, self.game.level),
-            result: None,
-        });
     }
 
     /// Run the ponder search for one slice (it keeps its answer when it ends).
@@ -290,38 +259,25 @@ impl App {
         let Some(p) = self.pondering.as_mut() else {
             return;
         };
-        if p.result.is_some() {
-            return;
-        }
-        match p.search.step(&mut self.game.engine, budget) {
-            Ok(None) => {}
-            Ok(Some(r)) => p.result = Some(r),
-            Err(e) => {
-                self.stop_ponder();
-                self.complain(format!("the firmware failed while pondering: {e}"));
-            }
+        if let Err(e) = p.step(&mut self.game.engine, budget) {
+            self.stop_ponder();
+            self.complain(format!("the firmware failed while pondering: {e}"));
         }
     }
 
     /// Whether a ponder search is still running.
     pub fn pondering_running(&self) -> bool {
-        self.pondering.as_ref().is_some_and(|p| p.result.is_none())
+        self.pondering.as_ref().is_some_and(Ponder::running)
     }
 
     /// Stop pondering and take the expected reply back out of the firmware.
     pub fn stop_ponder(&mut self) {
-        let Some(mut p) = self.pondering.take() else {
+        let Some(p) = self.pondering.take() else {
             return;
         };
-        if p.result.is_none() {
-            p.search.stop(&mut self.game.engine);
-            let _ = p.search.finish(&mut self.game.engine);
-        }
-        if self.game.engine.undo().is_err() {
-            if let Err(e) = self.game.resync() {
-                self.stalled = true;
-                self.complain(e);
-            }
+        if let Err(e) = self.game.end_ponder(p) {
+            self.stalled = true;
+            self.complain(e);
         }
     }
 
@@ -559,12 +515,9 @@ impl App {
                 self.end_turn(side);
                 let san = self.game.plies.last().expect("played").san.clone();
                 self.after_move(format!("You play {prefix} {san}, as the Z80 expected"));
-                self.pondered = p.search.tstates;
+                self.pondered = p.tstates();
                 match p.result {
-                    Some(r) => {
-                        self.pondered = r.tstates;
-                        self.engine_moves(r);
-                    }
+                    Some(r) => self.engine_moves(r),
                     None => self.search = Some(p.search),
                 }
             }
