@@ -43,6 +43,13 @@
 ;   centre      a knight's (P_NCEN) and a queen's (P_QCEN) steps from the
 ;               centre (file + rank steps, as the king's in the endgame)
 ;   behind      a rook behind an own passed pawn on its file (P_RBEH)
+;   tropism     per knight (P_NTROP), rook (P_RTROP) and queen (P_QTROP):
+;               8 - its steps (file + rank) to the enemy king, when fewer
+;               than 8 (KTROP)
+;   luft        a middlegame king, moved or castled, on its back rank whose
+;               three squares in front are each an own man, off the board or
+;               attacked by the enemy (SQATK): no breathing space (P_LUFT,
+;               KLUFT)
 ;   king        while the enemy's pieces exceed P_KPHASE (middlegame): steps
 ;               from the best squares (b1/g1: KFDST[file] + rank) times
 ;               P_KSQ, and each file of its zone (the edge to one past the
@@ -51,8 +58,8 @@
 ;               (endgame) steps from the centre (KCDST[file] + KCDST[rank])
 ;               times P_KCENT
 ;
-; The first 20 counters have their weights at P_DOUBL..P_KCENT, the next 7
-; at P_KMOVE..P_RBEH (the block's two runs of knowledge words).
+; The first 20 counters have their weights at P_DOUBL..P_KCENT, the next 11
+; at P_KMOVE..P_LUFT (the block's two runs of knowledge words).
 ;
 ; RAM: KV = XRAM+400h (C400h-C4FFh tables and counters, C500h-C55Fh the list).
 ; cost: about 4,000-6,000 T a position (eval prints it).
@@ -72,6 +79,8 @@ K_PC1   EQU     0Eh             ;   (colour = file index + rank, odd or even)
 K_KB    EQU     0Fh             ; its king's board byte (moved, castled)
 K_BC0   EQU     1Ah             ; its bishops on squares of colour 0, 1
 K_BC1   EQU     1Bh
+K_KF    EQU     1Ch             ; its king's file index (8..1 = a..h)
+K_KR    EQU     1Dh             ;   and rank (0..7 = 1st..8th, not own)
 KCNT    EQU     KV+70h          ; the counters, in the order of the weights
 KC_DBL  EQU     KCNT+0
 KC_ISOOP EQU    KCNT+1
@@ -100,8 +109,12 @@ KC_BBAD EQU     KCNT+23
 KC_NCEN EQU     KCNT+24
 KC_QCEN EQU     KCNT+25
 KC_RBEH EQU     KCNT+26
+KC_NTROP EQU    KCNT+27
+KC_RTROP EQU    KCNT+28
+KC_QTROP EQU    KCNT+29
+KC_LUFT EQU     KCNT+30
 KNT1    EQU     20              ; counters with weights P_DOUBL..P_KCENT
-KNT2    EQU     7               ; ... and P_KMOVE..P_RBEH
+KNT2    EQU     11              ; ... and P_KMOVE..P_LUFT
 KNT     EQU     KNT1 + KNT2     ; counters = BRKDN words
 KPASSR  EQU     KV+0C0h         ; 10 KSIDE: own passed pawn's rank by file
 KRAMS   EQU     KV+0F0h         ; 1 rams on the board
@@ -113,7 +126,7 @@ KLIST   EQU     KV+100h         ; (side|type, file, own rank) * up to 32, 0
         IF      P_KCENT - P_DOUBL != 2 * (KNT1 - 1)
         ERROR   "the first knowledge weights must be consecutive words"
         ENDIF
-        IF      P_RBEH - P_KMOVE != 2 * (KNT2 - 1)
+        IF      P_LUFT - P_KMOVE != 2 * (KNT2 - 1)
         ERROR   "the second knowledge weights must be consecutive words"
         ENDIF
         IF      KCNT + KNT > KPASSR
@@ -372,6 +385,12 @@ KSQ1:   LD      D,A
         LD      H,KVH
         POP     AF
         LD      (HL),A
+        LD      A,L             ; and its square, for KTROP
+        ADD     A,K_KF-K_KB
+        LD      L,A
+        LD      (HL),B
+        INC     L
+        LD      (HL),C
         LD      A,E
 .nk:    LD      HL,(KLP)        ; knight, rook, queen, king
         OR      D
@@ -611,9 +630,11 @@ KSTEPS: LD      HL,KCDST
         ADD     A,D
         RET
 
-; KQUEEN: the queen on file E, own rank B: steps from the centre.
+; KQUEEN: the queen on file E, own rank B: steps from the centre, tropism.
 ;   clobbers: A, D, HL
-KQUEEN: CALL    KSTEPS
+KQUEEN: LD      HL,KC_QTROP
+        CALL    KTROP
+        CALL    KSTEPS
         LD      HL,KC_QCEN
         ADD     A,(HL)
         LD      (HL),A
@@ -643,8 +664,10 @@ KPHASE: LD      A,C
         CP      (HL)
         RET
 
-; KROOK: the rook on file E, own rank B.   clobbers: A, HL
-KROOK:  LD      H,KVH           ; behind an own passed pawn?
+; KROOK: the rook on file E, own rank B.   clobbers: A, D, HL
+KROOK:  LD      HL,KC_RTROP
+        CALL    KTROP
+        LD      H,KVH           ; behind an own passed pawn?
         LD      A,E
         ADD     A,KPASSR & 0FFh
         LD      L,A
@@ -677,9 +700,11 @@ KROOK:  LD      H,KVH           ; behind an own passed pawn?
 .r2:    INC     (HL)
         RET
 
-; KKNGT: the knight on file E, own rank B: its steps from the centre, an
-; outpost?   clobbers: A, D, HL
-KKNGT:  CALL    KSTEPS
+; KKNGT: the knight on file E, own rank B: its steps from the centre,
+; tropism, an outpost?   clobbers: A, D, HL
+KKNGT:  LD      HL,KC_NTROP
+        CALL    KTROP
+        CALL    KSTEPS
         LD      HL,KC_NCEN
         ADD     A,(HL)
         LD      (HL),A
@@ -703,9 +728,42 @@ KKNGT:  CALL    KSTEPS
         INC     (HL)
         RET
 
+; KTROP: tropism: the counter at HL += 8 - d, d = the steps (file + rank)
+; from the man on file E, own rank B of the side at base C to the enemy
+; king, when d < 8.   keeps: B, C, E   clobbers: A, D, HL   cost: 130-150 T
+KTROP:  PUSH    HL
+        LD      A,C
+        XOR     40h
+        OR      K_KF
+        LD      L,A
+        LD      H,KVH
+        LD      A,E             ; file steps
+        SUB     (HL)
+        JR      NC,.f
+        NEG
+.f:     LD      D,A
+        INC     L               ; K_KR
+        LD      A,B             ; the man's rank (own rank for White)
+        BIT     6,C
+        JR      Z,.w
+        LD      A,7
+        SUB     B
+.w:     SUB     (HL)            ; rank steps
+        JR      NC,.r
+        NEG
+.r:     ADD     A,D
+        SUB     8
+        POP     HL
+        RET     NC              ; 8 steps or more: none
+        NEG
+        ADD     A,(HL)
+        LD      (HL),A
+        RET
+
 ; KKING: the king on file E, own rank B.   clobbers: A, B, D, E, HL
 KKING:  CALL    KPHASE
         JR      NC,.end
+        CALL    KLUFT
         LD      HL,KFDST        ; middlegame: steps from b1/g1
         LD      A,E
         CALL    KLOOK
@@ -752,6 +810,56 @@ KKING:  CALL    KPHASE
         LD      HL,KC_KCEN
         ADD     A,(HL)
         LD      (HL),A
+        RET
+
+; KLUFT: the middlegame king on file E, own rank B of the side at base C,
+; moved (castled or not: at home, castling is still to come and the castling
+; terms speak): on its back rank with no square in front of it (the three
+; of the next rank) free and not attacked by the enemy, KC_LUFT += 1. A
+; square holding an enemy man counts as free unless the enemy defends it.
+;   keeps: B, C, E   clobbers: A, D, HL
+;   cost: 40 T off the back rank; 180-260 T with the squares all own men;
+;   plus SQATK (about 1,100-1,500 T) for each square free or the enemy's
+KLUFT:  LD      A,B
+        OR      A
+        RET     NZ              ; off its back rank
+        LD      A,C
+        OR      K_KB
+        LD      L,A
+        LD      H,KVH
+        LD      A,(HL)
+        AND     MOVED
+        RET     Z               ; at home: castling is still to come
+        PUSH    DE
+        PUSH    BC
+        LD      A,8             ; the file (0..7 = a..h)
+        SUB     E
+        ADD     A,SQ_A1+10-1    ; White: the 2nd rank, one file to the left
+        BIT     6,C
+        JR      Z,.w
+        ADD     A,50            ; Black: the 7th
+.w:     LD      L,A
+        LD      H,BPAGE
+        LD      A,C             ; E = the enemy's colour (SQATK)
+        XOR     40h
+        ADD     A,A
+        LD      E,A
+        LD      B,3
+.sq:    LD      A,(HL)
+        CP      OFFB
+        JR      Z,.nx           ; off the board
+        OR      A
+        JR      Z,.free
+        XOR     E
+        JP      M,.nx           ; an own man
+.free:  CALL    SQATK           ; (keeps BC, DE, HL)
+        JR      Z,.out          ; free and safe: luft
+.nx:    INC     L
+        DJNZ    .sq
+        LD      HL,KC_LUFT      ; trapped
+        INC     (HL)
+.out:   POP     BC
+        POP     DE
         RET
 
 ; KLOOK: A = the byte at HL + A.   clobbers: HL

@@ -58,6 +58,12 @@
 ;   2Ch  P_NCEN   w  -2   a knight's steps from the centre (file + rank)
 ;   2Eh  P_QCEN   w  -4   a queen's steps from the centre
 ;   30h  P_RBEH   w  32   a rook behind an own passed pawn on its file
+;   32h  P_NTROP  w  4    tropism: per knight, 8 - its steps (file + rank)
+;                         to the enemy king, when fewer than 8
+;   34h  P_RTROP  w  2    ... per rook
+;   36h  P_QTROP  w  4    ... the queen
+;   38h  P_LUFT   w  -16  a middlegame king on its back rank without luft:
+;                         each square in front an own man or attacked
 ;   40h  P_DOUBL  w  -40  a doubled pawn (each beyond the first on a file)
 ;   42h  P_ISOOP  w  -48  an isolated pawn, no enemy pawn in front (open)
 ;   44h  P_ISOCL  w  -24  an isolated pawn with an enemy pawn in front
@@ -140,6 +146,10 @@ P_BBAD   EQU    PRM+2Ah
 P_NCEN   EQU    PRM+2Ch
 P_QCEN   EQU    PRM+2Eh
 P_RBEH   EQU    PRM+30h
+P_NTROP  EQU    PRM+32h
+P_RTROP  EQU    PRM+34h
+P_QTROP  EQU    PRM+36h
+P_LUFT   EQU    PRM+38h
 ; issue #11: the knowledge weights (knowledge.asm), consecutive words
 P_DOUBL  EQU    PRM+40h
 P_ISOOP  EQU    PRM+42h
@@ -199,6 +209,8 @@ DEFPRM: DB      3Ch,0           ; P_FLAGS: bits 2, 3 (#12), 4, 5 (#14)
         DW      25              ; P_DRAWW
         DW      -32,-20,-12     ; P_KMOVE, P_KRMOV, P_QRMOV (#11)
         DW      -4,-2,-4,32     ; P_BBAD, P_NCEN, P_QCEN, P_RBEH
+        DW      4,2,4           ; P_NTROP, P_RTROP, P_QTROP
+        DW      -16             ; P_LUFT
         ; issue #11: the knowledge weights, from offset 40h
         DS      40h-($-DEFPRM)
         DW      -40,-48,-24,-40,-24     ; P_DOUBL .. P_BKWCL

@@ -47,29 +47,32 @@ const ROWS: &[Row] = &[
         "d5d6",
         "6k1/pp3ppp/8/3P4/8/8/PP3PPP/6K1 w - - 0 30",
     ),
-    // A centre pawn leaves its square rather than another developing move.
+    // English, 1.c4 Nf6 2.Nf3: ...d7-d5, a centre pawn leaves its square, rather than the
+    // developing ...Nb8-c6.
     (
         "centre pawns",
         &["P_CTR2", "P_CTR1"],
-        1,
-        "d2d4",
-        "rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 3",
+        2,
+        "d7d5",
+        "rnbqkb1r/pppppppp/5n2/8/2P5/5N2/PP1PPPPP/RNBQKB1R b KQkq - 2 3",
     ),
-    // ...f6-f5, a lever, instead of ...g6-g5, a ram against g4 (BK.03).
+    // ...h7-h5, a lever against g4 that also gives the king on h8 luft, instead of ...g6-g5,
+    // a ram against g4 (BK.03).
     (
         "rams",
         &["P_RAM"],
         1,
-        "f6f5",
+        "h7h5",
         "2q1rr1k/3bbnnp/p2p1pp1/2pPp3/PpP1P1P1/1P2BNNP/2BQ1PRK/7R b - - 0 20",
     ),
-    // French: e4xd5 trades a pawn (the engine's eight pawns) instead of closing with e4-e5.
+    // Colle-like: d4xc5 offers the exchange of a pawn (the engine's eight pawns) instead of
+    // castling.
     (
         "eight pawns",
         &["P_EIGHT"],
         3,
-        "e4d5",
-        "rnbqkb1r/ppp2ppp/4pn2/3p4/3PP3/2N5/PPP2PPP/R1BQKBNR w KQkq - 0 4",
+        "d4c5",
+        "r1bqkb1r/pp3ppp/2n1pn2/2pp4/3P4/2PBPN2/PP3PPP/RNBQK2R w KQkq - 0 6",
     ),
     // Rf1-e1, the rook to the open e-file (WAC.011).
     (
@@ -111,13 +114,13 @@ const ROWS: &[Row] = &[
         "c1b1",
         "r4k2/pb2bp1r/1p1qp2p/3pNp2/3P1P2/2N3P1/PPP1Q2P/2KRR3 w - - 0 20",
     ),
-    // Kg2-h2 rather than Kh3: the king keeps to the back ranks (WAC.095).
+    // Kc1-b1 (BK.20): the king steps to its best square; without the term, Kc1-d2.
     (
         "king's square",
         &["P_KSQ"],
         1,
-        "g2h2",
-        "2r5/1r6/4pNpk/3pP1qp/8/2P1QP2/5PK1/R7 w - - 0 20",
+        "c1b1",
+        "r4k2/pb2bp1r/1p1qp2p/3pNp2/3P1P2/2N3P1/PPP1Q2P/2KRR3 w - - 0 20",
     ),
     // Endgame: Kf2-e2 towards the centre rather than Kg2 (BK.02).
     (
@@ -127,15 +130,15 @@ const ROWS: &[Row] = &[
         "f2e2",
         "3r1k2/4npp1/1ppr3p/p6P/P2PPPP1/1NR5/5K2/2R5 w - - 0 20",
     ),
-    // In check from the queen on the e-file, Bf1-e2 blocks and keeps the king's castling;
-    // without the penalty, Ke1-d1. (Rows from here on: positions of the full build's own
-    // level-1 games from the built-in openings.)
+    // In check from the queen on the e-file, ...Bc8-e6 blocks and keeps the king's castling;
+    // without the penalty, ...Ke8-d8. (Rows from here on: positions of the full build's own
+    // games from the built-in openings.)
     (
         "castling: king moved",
         &["P_KMOVE"],
         1,
-        "f1e2",
-        "rn2kb1r/pQpbqppp/3p4/2n5/8/2N2N2/PPPP1PPP/R1B1KB1R w KQkq - 1 9",
+        "c8e6",
+        "r1b1k2r/1pp2ppp/2nq1n2/p2p4/8/P1N1QN2/1P2PPPP/R3KB1R b KQkq - 1 12",
     ),
     // ...d7-d6, and the queen's rook stays home with the king; without the penalty, ...Ra8-a6
     // lifts it and gives up queenside castling.
@@ -164,13 +167,14 @@ const ROWS: &[Row] = &[
         "b3b4",
         "4r1r1/2pp4/1p3k1p/8/3PBP2/1P6/5K1P/4R3 w - - 0 31",
     ),
-    // Retreating, the knight keeps to the centre: Nd4-f3, not Nb3.
+    // Ng1-f3 (WAC.223): the knight comes off the rim to the centre; without the term,
+    // Qd2-e3.
     (
         "knight centre",
         &["P_NCEN"],
         1,
-        "d4f3",
-        "rnbqkb1r/p3pppp/1p6/2ppP3/3N4/2P5/PPP1QPPP/R1B1KB1R w KQkq - 0 20",
+        "g1f3",
+        "r1bqk2r/pp3ppp/5n2/8/1b1npB2/2N5/PP1Q2PP/1K2RBNR w kq - 0 20",
     ),
     // Qh3-g3: the queen leaves the rim (WAC position with its move number raised).
     (
@@ -188,6 +192,24 @@ const ROWS: &[Row] = &[
         1,
         "a2a4",
         "1n2kb1r/4pppp/3p1n2/r1pP1b2/5B2/2N2N2/PP2PPPP/R3KB1R w KQk - 2 11",
+    ),
+    // Nc5-d7 (WAC.013): the knight heads for Black's king (7 steps from g8 to 4); without
+    // tropism, Rf1-d1.
+    (
+        "tropism",
+        &["P_NTROP", "P_RTROP", "P_QTROP"],
+        1,
+        "c5d7",
+        "5rk1/pp4p1/2n1p2p/2Npq3/2p5/6P1/P3P1BP/R4Q1K w - - 0 20",
+    ),
+    // h2-h4 (WAC.076) gives the king on g1 a square (h2) off the back rank; without the term,
+    // Qe2-e3.
+    (
+        "luft",
+        &["P_LUFT"],
+        1,
+        "h2h4",
+        "r1b1qrk1/2p2ppp/pb1pnn2/1p2pNB1/3PP3/1BP5/PP2QPPP/RN1R2K1 w - - 0 20",
     ),
 ];
 
@@ -390,6 +412,34 @@ fn eval_shows_each_term_with_its_sign() {
             "r3k3/p7/8/8/8/8/8/4K3 w - - 0 30",
             "rooks: behind a passed pawn",
             -32,
+        ),
+        // Tropism: a knight on e6, 4 steps from g8 (8 - 4 = 4, times 4); a rook on f3, 6 steps
+        // (2, times 2); Black's queen on d2, 4 steps from g1 (4, times 4, against White); a
+        // knight 8 steps away counts nothing. (The rook has pawns beside it: KRK is scored by
+        // the Lüscher module alone.)
+        ("6k1/8/4N3/8/8/8/8/K7 w - - 0 30", "knights: tropism", 16),
+        ("6k1/p7/8/8/8/5R2/7P/K7 w - - 0 30", "rooks: tropism", 4),
+        ("4k3/8/8/8/8/8/3q4/6K1 w - - 0 30", "queen: tropism", -16),
+        ("6k1/8/8/8/8/8/8/K1N5 w - - 0 30", "knights: tropism", 0),
+        // Luft: White's king on g1 with h2 free but attacked by the bishop on b8 has none
+        // (Black's pieces over the phase switch); without the bishop (and with a knight, to
+        // stay over it), h2 is its luft. Black's king, trapped by its own pawns, is in the
+        // endgame phase (White has a rook only): nothing. In the Italian with h3 played, only
+        // Black's king has no luft.
+        (
+            "1b1q1rk1/5ppp/8/8/8/7P/5PP1/R5K1 w - - 0 30",
+            "king: no luft",
+            -16,
+        ),
+        (
+            "1n1q1rk1/5ppp/8/8/8/7P/5PP1/R5K1 w - - 0 30",
+            "king: no luft",
+            0,
+        ),
+        (
+            "r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N1P/PPP2PP1/RNBQ1RK1 w - - 0 7",
+            "king: no luft",
+            16,
         ),
     ];
     let mut bad = Vec::new();

@@ -19,7 +19,7 @@ pub const CMD_EVAL: u8 = b'Q';
 
 /// The full build's knowledge terms (`asm/knowledge.asm`), after the total in `BRKDN`, one per
 /// weight `P_DOUBL` .. `P_KCENT` in block order; White's view, included in the total.
-pub const KNOWLEDGE_TERMS: [&str; 27] = [
+pub const KNOWLEDGE_TERMS: [&str; 31] = [
     "pawns: doubled",
     "pawns: isolated, open file",
     "pawns: isolated, closed file",
@@ -47,6 +47,10 @@ pub const KNOWLEDGE_TERMS: [&str; 27] = [
     "knights: steps from centre",
     "queen: steps from centre",
     "rooks: behind a passed pawn",
+    "knights: tropism",
+    "rooks: tropism",
+    "queen: tropism",
+    "king: no luft",
 ];
 
 /// The full build's ending terms (`asm/kpend.asm`, `asm/endgame.asm`, `asm/luscher.asm`), after the
