@@ -61,6 +61,11 @@
 ; The first 20 counters have their weights at P_DOUBL..P_KCENT, the next 11
 ; at P_KMOVE..P_LUFT (the block's two runs of knowledge words).
 ;
+; And after the sum (KOPPB): in an ending of bishops of opposite colours
+; (one bishop each and nothing else but pawns) with neither side two pawns
+; ahead, the sum is reduced by P_OPPB / 8; the change is its own word after
+; the counters' (BK_OPB).
+;
 ; RAM: KV = XRAM+400h (C400h-C4FFh tables and counters, C500h-C55Fh the list).
 ; cost: about 4,000-6,000 T a position (eval prints it).
 ; ===========================================================================
@@ -267,7 +272,7 @@ KNOW:   LD      HL,KV           ; the pawn tables
 .n2:    CP      (KCNT+KNT) & 0FFh
         JR      NZ,.sum
         LD      HL,(KSUM)
-        RET
+        JP      KOPPB
 
 ; KSQ1: enter the piece A on square HL (file index B, rank C) in the tables.
 ;   keeps: B, C, HL   clobbers: A, D, E
@@ -860,6 +865,56 @@ KLUFT:  LD      A,B
         INC     (HL)
 .out:   POP     BC
         POP     DE
+        RET
+
+; KOPPB: bishops of opposite colours: with nothing but one bishop each
+; (and pawns) and the bishops on squares of different colours, and neither
+; side two pawns or more ahead, the knowledge terms' sum HL becomes
+; HL * (8 - P_OPPB) / 8 (0 = off; the seed: "the positional score is
+; reduced, since drawing is probable"); the change goes to BK_OPB.
+;   in: HL = the sum   out: HL   clobbers: A, BC, DE
+;   cost: 60-100 T when not such an ending
+KOPPB:  LD      DE,0
+        LD      (BK_OPB),DE
+        LD      A,(KV+K_MAT)    ; a bishop's worth of pieces each, and a
+        CP      3               ; bishop it is
+        RET     NZ
+        LD      A,(KV+40h+K_MAT)
+        CP      3
+        RET     NZ
+        LD      A,(KV+K_NB)
+        LD      B,A
+        LD      A,(KV+40h+K_NB)
+        AND     B
+        RET     Z               ; (a knight on one side)
+        LD      A,(KV+K_BC0)
+        LD      B,A
+        LD      A,(KV+40h+K_BC0)
+        CP      B
+        RET     Z               ; the same colour
+        LD      A,(KV+K_NP)     ; pawns: White's minus Black's, -1..1?
+        LD      B,A
+        LD      A,(KV+40h+K_NP)
+        SUB     B
+        INC     A
+        CP      3
+        RET     NC              ; two or more ahead
+        PUSH    HL
+        EX      DE,HL           ; DE = the sum
+        LD      A,(P_OPPB)
+        NEG
+        ADD     A,8
+        CALL    MULAW           ; HL = (8 - P_OPPB) * DE
+        LD      B,3
+.d:     SRA     H
+        RR      L
+        DJNZ    .d
+        POP     DE
+        PUSH    HL
+        OR      A
+        SBC     HL,DE
+        LD      (BK_OPB),HL
+        POP     HL
         RET
 
 ; KLOOK: A = the byte at HL + A.   clobbers: HL

@@ -115,6 +115,9 @@
 ;                         (kpend.asm FRDRAW); 0 = off
 ;   7Bh  P_WBDRW  b   1   #11: K+RP+wrong bishop v K, the bare king by the
 ;                         queening square, scored as a draw (WBDRAW); 0 = off
+;   7Ch  P_OPPB   b   4   #11: bishops of opposite colours (one each, no other
+;                         pieces, neither side two pawns ahead): the
+;                         knowledge terms' sum reduced by this / 8 (0 = off)
 ; ===========================================================================
 
 PBLKSZ  EQU     80h
@@ -190,7 +193,8 @@ P_RPDRW  EQU    PRM+78h
 P_LUS    EQU    PRM+79h
 P_FRONT  EQU    PRM+7Ah
 P_WBDRW  EQU    PRM+7Bh
-PRMUSED  EQU    7Ch             ; bytes of the block in use
+P_OPPB   EQU    PRM+7Ch
+PRMUSED  EQU    7Dh             ; bytes of the block in use
 
 EBADPRM EQU     10h             ; 'W'/'V': block or range outside the blocks
 
@@ -229,6 +233,7 @@ DEFPRM: DB      3Ch,0           ; P_FLAGS: bits 2, 3 (#12), 4, 5 (#14)
         DB      1                       ; P_LUS (#15)
         DB      1                       ; P_FRONT (#14)
         DB      1                       ; P_WBDRW (#11)
+        DB      4                       ; P_OPPB (#11)
         IF      $-DEFPRM != PRMUSED
         ERROR   "DEFPRM and the block layout disagree"
         ENDIF

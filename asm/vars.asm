@@ -80,7 +80,9 @@ BK_BCL  EQU     BRKDN+10h       ; 2  their clamp (P_BCCLMP), or all of it when
 BK_TOT  EQU     BRKDN+12h       ; 2  the total, White's view
 BK_K0   EQU     BRKDN+14h       ;    knowledge.asm's terms, KNT words (one per
                                 ;    weight), included in BK_TOT
-BK_RACE EQU     BK_K0 + 2 * KNT ; 2  pawn endings (kpend.asm): a certain race
+BK_OPB  EQU     BK_K0 + 2 * KNT ; 2  bishops of opposite colours: the change
+                                ;    of the knowledge terms' sum (KOPPB)
+BK_RACE EQU     BK_OPB + 2      ; 2  pawn endings (kpend.asm): a certain race
 BK_EG0  EQU     BK_RACE + 2     ;    End-Game's terms (endgame.asm), KPNT words
 BK_RPD  EQU     BK_EG0 + 2 * KPNT ; 2 K+RP v K drawn (kpend.asm RPDRAW, #11)
 BK_FRD  EQU     BK_RPD + 2      ; 2 K+P v K, the king in front (FRDRAW, #14)

@@ -211,6 +211,16 @@ const ROWS: &[Row] = &[
         "h2h4",
         "r1b1qrk1/2p2ppp/pb1pnn2/1p2pNB1/3PP3/1BP5/PP2QPPP/RN1R2K1 w - - 0 20",
     ),
+    // ...Rc2xd2: Black, worse by a pawn's worth of structure (doubled f-pawns, an isolated
+    // a-pawn), trades the rooks into bishops of opposite colours with equal pawns, where that
+    // edge counts half; without the term, ...Rc1 keeps them (the full build's own game).
+    (
+        "opposite bishops",
+        &["P_OPPB"],
+        1,
+        "c2d2",
+        "8/5k1p/p3bpp1/5p2/1B3P2/1P6/P1rR1KPP/8 b - - 3 35",
+    ),
 ];
 
 #[test]
@@ -440,6 +450,24 @@ fn eval_shows_each_term_with_its_sign() {
             "r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N1P/PPP2PP1/RNBQ1RK1 w - - 0 7",
             "king: no luft",
             16,
+        ),
+        // Bishops of opposite colours (e2 light, e7 dark), White a pawn up: the knowledge sum
+        // (+20: a passed but isolated d-pawn, a bad bishop) is halved. Same-coloured bishops
+        // (f7), or two pawns up: nothing.
+        (
+            "4k3/pp2b3/8/3P4/8/8/PP2B3/4K3 w - - 0 40",
+            "bishops: opposite colours",
+            -10,
+        ),
+        (
+            "4k3/pp3b2/8/3P4/8/8/PP2B3/4K3 w - - 0 40",
+            "bishops: opposite colours",
+            0,
+        ),
+        (
+            "4k3/p3b3/8/3P4/8/8/PP2B3/4K3 w - - 0 40",
+            "bishops: opposite colours",
+            0,
         ),
     ];
     let mut bad = Vec::new();

@@ -17,9 +17,11 @@ use std::fmt::Write;
 /// The 'Q' command.
 pub const CMD_EVAL: u8 = b'Q';
 
-/// The full build's knowledge terms (`asm/knowledge.asm`), after the total in `BRKDN`, one per
-/// weight `P_DOUBL` .. `P_KCENT` in block order; White's view, included in the total.
-pub const KNOWLEDGE_TERMS: [&str; 31] = [
+/// The full build's knowledge terms (`asm/knowledge.asm`), after the total in `BRKDN`: one per
+/// counted feature (its weights `P_DOUBL` .. `P_KCENT`, then `P_KMOVE` .. `P_LUFT`, in block
+/// order), then the change the opposite-coloured bishops make to their sum (`P_OPPB`); White's
+/// view, included in the total.
+pub const KNOWLEDGE_TERMS: [&str; 32] = [
     "pawns: doubled",
     "pawns: isolated, open file",
     "pawns: isolated, closed file",
@@ -51,6 +53,7 @@ pub const KNOWLEDGE_TERMS: [&str; 31] = [
     "rooks: tropism",
     "queen: tropism",
     "king: no luft",
+    "bishops: opposite colours",
 ];
 
 /// The full build's ending terms (`asm/kpend.asm`, `asm/endgame.asm`, `asm/luscher.asm`), after the

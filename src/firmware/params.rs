@@ -534,6 +534,13 @@ pub const PARAMS: &[ParamDef] = &[
         1,
         "K+RP+wrong bishop v K (#11): 1 scores it as a draw when the bare king stands by the queening square the bishop cannot cover, beyond the pawns (WBDRAW); 0 = off",
     ),
+    p(
+        "P_OPPB",
+        Kind::Byte,
+        0,
+        8,
+        "bishops of opposite colours (#11): with one bishop each, no other pieces and neither side two pawns ahead, the knowledge terms' sum reduced by this / 8 (the seed's \"positional score is reduced\"); 0 = off",
+    ),
 ];
 
 /// The definition of a parameter by name.
