@@ -182,6 +182,14 @@ fn parse_addr(s: &str) -> Result<u16, String> {
 }
 
 fn main() -> ExitCode {
+    // Rust ignores SIGPIPE, so printing to a closed pipe (`z80chess search ... | head`) would
+    // panic; take the default action, as every Unix tool does: end quietly.
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to SIG_DFL at the start of main, before any
+    // thread exists, has no memory-safety preconditions.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     let result: Result<(), String> = match cli.command {
         Command::Play(args) => z80chess::play::cli(&args),

@@ -142,3 +142,24 @@ fn the_file_reaches_the_z80_through_each_command() {
         "{text}"
     );
 }
+
+#[test]
+fn a_closed_pipe_ends_a_command_quietly() {
+    // `z80chess search ... | head -0`: the reader has gone before the answer is printed. The
+    // command ends as a Unix tool does (SIGPIPE), not with a panic from println!.
+    let mut child = bin()
+        .args(["search", "--build", "article", "--level", "3", "--fen", FEN])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(out.status.signal(), Some(13), "{:?}", out.status);
+    }
+}
