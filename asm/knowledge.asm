@@ -50,6 +50,10 @@
 ;               three squares in front are each an own man, off the board or
 ;               attacked by the enemy (SQATK): no breathing space (P_LUFT,
 ;               KLUFT)
+;   outside     the side whose (counted) passed pawns include one farther in
+;               files from every enemy pawn than any of the other side's,
+;               and at least 3 files: +1 for White, -1 for Black, whether or
+;               not the other has a passed pawn too (P_OUTP, KOUTP)
 ;   king        while the enemy's pieces exceed P_KPHASE (middlegame): steps
 ;               from the best squares (b1/g1: KFDST[file] + rank) times
 ;               P_KSQ, and each file of its zone (the edge to one past the
@@ -58,8 +62,8 @@
 ;               (endgame) steps from the centre (KCDST[file] + KCDST[rank])
 ;               times P_KCENT
 ;
-; The first 20 counters have their weights at P_DOUBL..P_KCENT, the next 11
-; at P_KMOVE..P_LUFT (the block's two runs of knowledge words).
+; The first 20 counters have their weights at P_DOUBL..P_KCENT, the next 12
+; at P_KMOVE..P_OUTP (the block's two runs of knowledge words).
 ;
 ; And after the sum (KOPPB): in an ending of bishops of opposite colours
 ; (one bishop each and nothing else but pawns) with neither side two pawns
@@ -86,6 +90,8 @@ K_BC0   EQU     1Ah             ; its bishops on squares of colour 0, 1
 K_BC1   EQU     1Bh
 K_KF    EQU     1Ch             ; its king's file index (8..1 = a..h)
 K_KR    EQU     1Dh             ;   and rank (0..7 = 1st..8th, not own)
+K_OUTP  EQU     1Eh             ; its passed pawns' largest distance in
+                                ;   files to an enemy pawn (8: none)
 KCNT    EQU     KV+70h          ; the counters, in the order of the weights
 KC_DBL  EQU     KCNT+0
 KC_ISOOP EQU    KCNT+1
@@ -118,8 +124,9 @@ KC_NTROP EQU    KCNT+27
 KC_RTROP EQU    KCNT+28
 KC_QTROP EQU    KCNT+29
 KC_LUFT EQU     KCNT+30
+KC_OUTP EQU     KCNT+31
 KNT1    EQU     20              ; counters with weights P_DOUBL..P_KCENT
-KNT2    EQU     11              ; ... and P_KMOVE..P_LUFT
+KNT2    EQU     12              ; ... and P_KMOVE..P_OUTP
 KNT     EQU     KNT1 + KNT2     ; counters = BRKDN words
 KPASSR  EQU     KV+0C0h         ; 10 KSIDE: own passed pawn's rank by file
 KRAMS   EQU     KV+0F0h         ; 1 rams on the board
@@ -131,7 +138,7 @@ KLIST   EQU     KV+100h         ; (side|type, file, own rank) * up to 32, 0
         IF      P_KCENT - P_DOUBL != 2 * (KNT1 - 1)
         ERROR   "the first knowledge weights must be consecutive words"
         ENDIF
-        IF      P_LUFT - P_KMOVE != 2 * (KNT2 - 1)
+        IF      P_OUTP - P_KMOVE != 2 * (KNT2 - 1)
         ERROR   "the second knowledge weights must be consecutive words"
         ENDIF
         IF      KCNT + KNT > KPASSR
@@ -172,6 +179,10 @@ KNOW:   LD      HL,KV           ; the pawn tables
         LD      (HL),A
         INC     L
         LD      (HL),A
+        LD      L,K_OUTP
+        LD      (HL),A
+        LD      L,40h+K_OUTP
+        LD      (HL),A
         LD      L,KCNT & 0FFh   ; the counters
         LD      B,KNT
 .c:     LD      (HL),A
@@ -206,6 +217,21 @@ KNOW:   LD      HL,KV           ; the pawn tables
         DJNZ    .ng
         LD      C,0             ; White
         CALL    KSIDE
+        LD      A,(KV+K_OUTP)   ; an outside passed pawn: the side whose
+        LD      B,A             ; passed pawn stands farther from the
+        LD      A,(KV+40h+K_OUTP)       ; enemy's pawns, and 3 files or
+        CP      B               ; more
+        JR      Z,.o9
+        LD      C,1
+        JR      C,.o1           ; White's farther
+        LD      B,A
+        LD      C,-1
+.o1:    LD      A,B
+        CP      3
+        JR      C,.o9
+        LD      A,C
+        LD      (KC_OUTP),A
+.o9:
         LD      HL,BOARD+SQ_A1+13       ; d2, e2
         LD      D,PAWN
         CALL    KCTR
@@ -499,7 +525,8 @@ KSIDE:  LD      HL,KPASSR       ; no passed pawns seen yet
         JR      NZ,.pb
         CALL    KPHASE
         JR      C,.fn
-.pb:    LD      H,KVH           ; (for KROOK: a rook behind it)
+.pb:    CALL    KOUTP
+        LD      H,KVH           ; (for KROOK: a rook behind it)
         LD      A,E
         ADD     A,KPASSR & 0FFh
         LD      L,A
@@ -915,6 +942,44 @@ KOPPB:  LD      DE,0
         SBC     HL,DE
         LD      (BK_OPB),HL
         POP     HL
+        RET
+
+; KOUTP: the passed pawn on file E of the side at base C: its distance in
+; files to the nearest enemy pawn (8 with none within 7), kept in K_OUTP if
+; the side's largest.   keeps: B, C, E   clobbers: A, D, HL
+;   cost: about 60 T a file looked at each way
+KOUTP:  LD      H,KVH
+        LD      D,0             ; D = the distance
+.d:     INC     D
+        LD      A,D
+        CP      8
+        JR      NC,.k           ; none within 7 files
+        LD      A,E             ; file E - D (0: the empty border)
+        SUB     D
+        JR      C,.r
+        OR      C
+        XOR     40h             ; the enemy's table
+        LD      L,A
+        LD      A,(HL)
+        OR      A
+        JR      NZ,.k
+.r:     LD      A,E             ; file E + D (9: the empty border)
+        ADD     A,D
+        CP      10
+        JR      NC,.d
+        OR      C
+        XOR     40h
+        LD      L,A
+        LD      A,(HL)
+        OR      A
+        JR      Z,.d
+.k:     LD      A,C
+        OR      K_OUTP
+        LD      L,A
+        LD      A,D
+        CP      (HL)
+        RET     C
+        LD      (HL),A
         RET
 
 ; KLOOK: A = the byte at HL + A.   clobbers: HL

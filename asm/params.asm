@@ -64,6 +64,9 @@
 ;   36h  P_QTROP  w  4    ... the queen
 ;   38h  P_LUFT   w  -16  a middlegame king on its back rank without luft:
 ;                         each square in front an own man or attacked
+;   3Ah  P_OUTP   w  40   an outside passed pawn: +1 for the side whose
+;                         passed pawn stands farther (3 files or more) from
+;                         every enemy pawn than any of the other side's
 ;   40h  P_DOUBL  w  -40  a doubled pawn (each beyond the first on a file)
 ;   42h  P_ISOOP  w  -48  an isolated pawn, no enemy pawn in front (open)
 ;   44h  P_ISOCL  w  -24  an isolated pawn with an enemy pawn in front
@@ -153,6 +156,7 @@ P_NTROP  EQU    PRM+32h
 P_RTROP  EQU    PRM+34h
 P_QTROP  EQU    PRM+36h
 P_LUFT   EQU    PRM+38h
+P_OUTP   EQU    PRM+3Ah
 ; issue #11: the knowledge weights (knowledge.asm), consecutive words
 P_DOUBL  EQU    PRM+40h
 P_ISOOP  EQU    PRM+42h
@@ -214,7 +218,7 @@ DEFPRM: DB      3Ch,0           ; P_FLAGS: bits 2, 3 (#12), 4, 5 (#14)
         DW      -32,-20,-12     ; P_KMOVE, P_KRMOV, P_QRMOV (#11)
         DW      -4,-2,-4,32     ; P_BBAD, P_NCEN, P_QCEN, P_RBEH
         DW      4,2,4           ; P_NTROP, P_RTROP, P_QTROP
-        DW      -16             ; P_LUFT
+        DW      -16,40          ; P_LUFT, P_OUTP
         ; issue #11: the knowledge weights, from offset 40h
         DS      40h-($-DEFPRM)
         DW      -40,-48,-24,-40,-24     ; P_DOUBL .. P_BKWCL

@@ -221,6 +221,16 @@ const ROWS: &[Row] = &[
         "c2d2",
         "8/5k1p/p3bpp1/5p2/1B3P2/1P6/P1rR1KPP/8 b - - 3 35",
     ),
+    // ...Rd5-b5: Black does not play ...a5xb4, after which a3xb4 would leave White a passed
+    // b-pawn four files from Black's pawns, an outside passed pawn; without the term, ...axb4
+    // (the full build's own game).
+    (
+        "outside passed pawn",
+        &["P_OUTP"],
+        2,
+        "d5b5",
+        "8/5p1p/6k1/p2r4/1P6/P3P2P/4KPP1/1R6 b - - 2 36",
+    ),
 ];
 
 #[test]
@@ -450,6 +460,29 @@ fn eval_shows_each_term_with_its_sign() {
             "r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N1P/PPP2PP1/RNBQ1RK1 w - - 0 7",
             "king: no luft",
             16,
+        ),
+        // Outside passed pawns: White's a-pawn, 5 files from Black's kingside pawns; against
+        // Black's passed d-pawn (2 files from White's f-pawn) White's is farther out; both
+        // sides' rook pawns 7 files apart: neither; Black's a-pawn alone: Black's.
+        (
+            "4k3/5ppp/8/8/8/8/P4PPP/4K3 w - - 0 40",
+            "pawns: outside passed",
+            40,
+        ),
+        (
+            "4k3/5ppp/8/8/3p4/8/P4PPP/4K3 w - - 0 40",
+            "pawns: outside passed",
+            40,
+        ),
+        (
+            "4k3/7p/8/8/8/8/P7/4K3 w - - 0 40",
+            "pawns: outside passed",
+            0,
+        ),
+        (
+            "4k3/p4ppp/8/8/8/8/5PPP/4K3 w - - 0 40",
+            "pawns: outside passed",
+            -40,
         ),
         // Bishops of opposite colours (e2 light, e7 dark), White a pawn up: the knowledge sum
         // (+20: a passed but isolated d-pawn, a bad bishop) is halved. Same-coloured bishops

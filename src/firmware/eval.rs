@@ -18,10 +18,10 @@ use std::fmt::Write;
 pub const CMD_EVAL: u8 = b'Q';
 
 /// The full build's knowledge terms (`asm/knowledge.asm`), after the total in `BRKDN`: one per
-/// counted feature (its weights `P_DOUBL` .. `P_KCENT`, then `P_KMOVE` .. `P_LUFT`, in block
+/// counted feature (its weights `P_DOUBL` .. `P_KCENT`, then `P_KMOVE` .. `P_OUTP`, in block
 /// order), then the change the opposite-coloured bishops make to their sum (`P_OPPB`); White's
 /// view, included in the total.
-pub const KNOWLEDGE_TERMS: [&str; 32] = [
+pub const KNOWLEDGE_TERMS: [&str; 33] = [
     "pawns: doubled",
     "pawns: isolated, open file",
     "pawns: isolated, closed file",
@@ -53,6 +53,7 @@ pub const KNOWLEDGE_TERMS: [&str; 32] = [
     "rooks: tropism",
     "queen: tropism",
     "king: no luft",
+    "pawns: outside passed",
     "bishops: opposite colours",
 ];
 

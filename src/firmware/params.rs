@@ -266,6 +266,13 @@ pub const PARAMS: &[ParamDef] = &[
         "king (#11, enemy pieces over P_KPHASE): on its back rank without luft, each of the three squares in front an own man or attacked by the enemy",
     ),
     p(
+        "P_OUTP",
+        Kind::Word,
+        -256,
+        256,
+        "pawns (#11): an outside passed pawn, for the side whose passed pawn stands farther in files (3 or more) from every enemy pawn than any of the other side's",
+    ),
+    p(
         "P_DOUBL",
         Kind::Word,
         -512,
