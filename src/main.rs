@@ -182,15 +182,35 @@ fn parse_addr(s: &str) -> Result<u16, String> {
 }
 
 fn main() -> ExitCode {
-    // Rust ignores SIGPIPE, so printing to a closed pipe (`z80chess search ... | head`) would
-    // panic; take the default action, as every Unix tool does: end quietly.
-    #[cfg(unix)]
-    // SAFETY: setting a signal's disposition to SIG_DFL at the start of main, before any
-    // thread exists, has no memory-safety preconditions.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
     let cli = Cli::parse();
+    // Rust ignores SIGPIPE, so printing to a closed pipe (`z80chess search ... | head`) would
+    // panic; the commands that only print take the default action, as every Unix tool does:
+    // they end quietly. Not the ones that talk to other programs through pipes (`match` with
+    // UCI engines, `tablebase` with Stockfish, the protocols, play, the debugger, CP/M): a
+    // child that has gone must be an error they report, not the end of the process.
+    #[cfg(unix)]
+    if matches!(
+        cli.command,
+        Command::Perft { .. }
+            | Command::Xchng { .. }
+            | Command::Search { .. }
+            | Command::Eval { .. }
+            | Command::Params { .. }
+            | Command::Profile(_)
+            | Command::Regress(_)
+            | Command::Bench { .. }
+            | Command::Luscher(_)
+            | Command::EndgameTest(_)
+            | Command::Roms { .. }
+            | Command::Disasm { .. }
+            | Command::Asm { .. }
+    ) {
+        // SAFETY: setting a signal's disposition to SIG_DFL at the start of main, before any
+        // thread exists, has no memory-safety preconditions.
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        }
+    }
     let result: Result<(), String> = match cli.command {
         Command::Play(args) => z80chess::play::cli(&args),
         Command::Uci(a) => z80chess::play::uci_cli(&a),
