@@ -114,6 +114,11 @@ impl Session<'_> {
     fn ask(&mut self, prompt: &str) -> std::io::Result<Option<String>> {
         write!(self.out, "{prompt} ")?;
         self.out.flush()?;
+        self.read()
+    }
+
+    /// Wait for one line, echoed when the input is not a terminal (None at the end of input).
+    fn read(&mut self) -> std::io::Result<Option<String>> {
         match self.lines.recv() {
             Ok(l) => {
                 if !self.interactive {
@@ -235,9 +240,6 @@ impl Session<'_> {
     /// Prompt for the player's move and read it, pondering meanwhile (None at the end of
     /// input).
     fn ask_move(&mut self) -> Result<Option<String>, Box<dyn std::error::Error>> {
-        if !self.pondering.as_ref().is_some_and(Ponder::running) {
-            return Ok(self.ask("YOUR MOVE?")?);
-        }
         if !self.interactive {
             // A script: the player "thinks" until the ponder search has ended.
             while self.pondering.as_ref().is_some_and(Ponder::running) {
@@ -247,34 +249,16 @@ impl Session<'_> {
         }
         write!(self.out, "YOUR MOVE? ")?;
         self.out.flush()?;
+        // Ponder in slices, emulated time kept level with wall time, until a line comes.
         let pace = self.opts.pace;
-        let started = std::time::Instant::now();
         while let Some(p) = self.pondering.as_ref().filter(|p| p.running()) {
-            // Keep emulated time level with the player's wall time.
-            let wait = pace
-                .emulated(p.search.tstates)
-                .saturating_sub(started.elapsed())
-                .max(if pace.realtime {
-                    Duration::from_millis(1)
-                } else {
-                    Duration::ZERO
-                });
-            match self.lines.recv_timeout(wait) {
+            match self.lines.recv_timeout(p.search.ahead(&pace)) {
                 Ok(l) => return Ok(Some(l)),
                 Err(RecvTimeoutError::Timeout) => self.step_ponder(pace.slice())?,
-                Err(RecvTimeoutError::Disconnected) => {
-                    writeln!(self.out)?;
-                    return Ok(None);
-                }
+                Err(RecvTimeoutError::Disconnected) => break,
             }
         }
-        match self.lines.recv() {
-            Ok(l) => Ok(Some(l)),
-            Err(_) => {
-                writeln!(self.out)?;
-                Ok(None)
-            }
-        }
+        Ok(self.read()?)
     }
 
     /// One slice of the ponder search; a failing firmware ends pondering with a message.
