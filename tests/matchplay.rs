@@ -527,3 +527,97 @@ fn opening_files() {
     let bad = "[Event \"a\"]\n\n1. e4 e5\n2. Ke3 *\n";
     assert_eq!(read_pgn(bad).unwrap_err().0, 4);
 }
+
+/// The ponder line of the report: (hits, tries) for `name`.
+fn ponder_counts(stdout: &str, name: &str) -> (u32, u32) {
+    let prefix = format!("{name} pondered: ");
+    let line = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix(&prefix))
+        .unwrap_or_else(|| panic!("no ponder line for {name}:\n{stdout}"));
+    let w: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!((w[1], w[3]), ("of", "replies"), "{line}");
+    (w[0].parse().unwrap(), w[2].parse().unwrap())
+}
+
+#[test]
+fn pondering_in_a_match() {
+    // At a fixed depth a predicted reply's search, carried on, is the search the move would
+    // have started: pondering changes no move, only what the clock is charged.
+    let args = [
+        "full", "full", "--games", "2", "--level", "2", "--jobs", "1",
+    ];
+    let (_, plain) = play(&args, &tmp("pl-plain.pgn"));
+    let mut with = args.to_vec();
+    with.extend(["--ponder", "both"]);
+    let (out, pondered) = play(&with, &tmp("pl-ponder.pgn"));
+    assert_eq!(
+        moves(&plain),
+        moves(&pondered),
+        "pondering changed a move at level 2"
+    );
+    let (hits, tries) = ponder_counts(&out, "full");
+    assert!(0 < hits && hits <= tries, "{out}");
+    assert!(pondered.contains(", pondered "), "no hit in the PGN");
+    assert!(!plain.contains("pondered"));
+    assert_eq!(tags(&pondered, "WhiteZ80Ponder"), ["on"; 2]);
+    assert_eq!(tags(&plain, "WhiteZ80Ponder"), Vec::<String>::new());
+
+    // Under a clock: the same games whatever --jobs, nobody over time, A alone ponders and
+    // some of its moves are answered with clock time saved.
+    let b = concat!(
+        "full:",
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/full/article.params"
+    );
+    let args = [
+        "full",
+        b,
+        "--games",
+        "2",
+        "--tc-emulated",
+        "40/300",
+        "--ponder",
+        "a",
+    ];
+    let mut one = args.to_vec();
+    one.extend(["--jobs", "1"]);
+    let mut two = args.to_vec();
+    two.extend(["--jobs", "2"]);
+    let (out1, pgn1) = play(&one, &tmp("tc-ponder-j1.pgn"));
+    let (out2, pgn2) = play(&two, &tmp("tc-ponder-j2.pgn"));
+    assert_eq!(pgn1, pgn2, "--jobs 1 and --jobs 2 differ with pondering");
+    assert!(!out1.contains("on time"), "{out1}");
+    let (hits, tries) = ponder_counts(&out1, "full");
+    assert_eq!((hits, tries), ponder_counts(&out2, "full"));
+    assert!(0 < hits && hits <= tries, "{out1}");
+    assert!(!out1.contains(&format!("{} pondered", args[1])), "{out1}");
+    // A's moves (White in game 1, Black in game 2) carry the hits; B's never.
+    assert_eq!(tags(&pgn1, "WhiteZ80Ponder"), ["on"]);
+    assert_eq!(tags(&pgn1, "BlackZ80Ponder"), ["on"]);
+    let hits_in_pgn = pgn1.matches(", pondered ").count();
+    assert_eq!(hits_in_pgn as u32, hits, "{pgn1}");
+    check_closing(&out1, &pgn1, args[0], args[1]);
+}
+
+#[test]
+fn only_the_full_build_ponders() {
+    refused(
+        &[
+            "article", "full", "--games", "2", "--level", "1", "--ponder", "A",
+        ],
+        &["--ponder a", "engine A 'article'", "only the full build"],
+    );
+    refused(
+        &[
+            "full", "1978", "--games", "2", "--level", "1", "--ponder", "both",
+        ],
+        &["engine B '1978'"],
+    );
+    refused(
+        &[
+            "full", "full", "--games", "2", "--level", "1", "--ponder", "c",
+        ],
+        &["--ponder"],
+    );
+}

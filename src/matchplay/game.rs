@@ -2,7 +2,7 @@
 //! side to move and judged by the host.
 
 use super::openings::{key, Opening};
-use super::player::{Budget, Player};
+use super::player::{Budget, Player, PonderStats};
 use super::spec::{EngineSpec, TimeControl};
 use crate::firmware::params::ParamFile;
 use shakmaty::san::SanPlus;
@@ -20,6 +20,8 @@ pub struct Side {
     pub params: Option<ParamFile>,
     /// What the PGN and the report call it (the spec as typed).
     pub name: String,
+    /// It thinks on the opponent's time (`--ponder`; the full build only).
+    pub ponder: bool,
 }
 
 /// How a game ended.
@@ -63,6 +65,8 @@ pub struct Record {
     pub white: usize,
     pub plies: Vec<PlyRecord>,
     pub outcome: Outcome,
+    /// Per side of the match (A, B): its pondering, when it pondered.
+    pub ponder: [Option<PonderStats>; 2],
 }
 
 impl Record {
@@ -147,12 +151,22 @@ pub fn play(
             comment: "book".into(),
         });
     }
-    let record = |plies: Vec<PlyRecord>, outcome: Outcome| Record {
-        round,
-        opening: opening.clone(),
-        white,
-        plies,
-        outcome,
+    let record = |plies: Vec<PlyRecord>, outcome: Outcome, players: &[Player]| {
+        let stats = |colour: usize| players.get(colour).and_then(Player::ponder_stats);
+        // players[0] is White: side A is White when `white` is 0.
+        let ponder = if white == 0 {
+            [stats(0), stats(1)]
+        } else {
+            [stats(1), stats(0)]
+        };
+        Record {
+            round,
+            opening: opening.clone(),
+            white,
+            plies,
+            outcome,
+            ponder,
+        }
     };
     // Fresh players, White's first, both told the opening.
     let mut players: Vec<Player> = Vec::with_capacity(2);
@@ -169,7 +183,7 @@ pub fn play(
                     format!("{} could not start the game: {e}", names[i]),
                     "rules infraction",
                 );
-                return record(plies, o);
+                return record(plies, o, &players);
             }
         }
     }
@@ -179,20 +193,21 @@ pub fn play(
     if let TimeControl::Tournament { seconds, .. } = tc {
         left = [seconds, seconds];
     }
+    let budget_of = |i: usize, left: &[f64; 2], made: &[u32; 2]| match tc {
+        TimeControl::Level(l) => Budget::Depth(l),
+        TimeControl::MoveTime(s) => Budget::Seconds(s),
+        TimeControl::Tournament { moves, .. } => Budget::Clock {
+            left: left[i],
+            to_go: moves - made[i] % moves,
+        },
+    };
     loop {
         if let Some(o) = judge(&pos, &keys, plies.len()) {
-            return record(plies, o);
+            return record(plies, o, &players);
         }
         let side = pos.turn();
         let i = if side == Color::White { 0 } else { 1 };
-        let budget = match tc {
-            TimeControl::Level(l) => Budget::Depth(l),
-            TimeControl::MoveTime(s) => Budget::Seconds(s),
-            TimeControl::Tournament { moves, .. } => Budget::Clock {
-                left: left[i],
-                to_go: moves - made[i] % moves,
-            },
-        };
+        let budget = budget_of(i, &left, &made);
         let (choice, thought) = match players[i].think(&pos, budget) {
             Ok(c) => c,
             Err(e) => {
@@ -201,7 +216,7 @@ pub fn play(
                     format!("{} failed: {e}", names[i]),
                     "rules infraction",
                 );
-                return record(plies, o);
+                return record(plies, o, &players);
             }
         };
         let Some(m) = choice.mv else {
@@ -210,7 +225,7 @@ pub fn play(
                 format!("{} played {}, an illegal move", names[i], choice.text),
                 "rules infraction",
             );
-            return record(plies, o);
+            return record(plies, o, &players);
         };
         let san = SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string();
         keys.push(key(&pos));
@@ -219,6 +234,15 @@ pub fn play(
             san,
             comment: choice.comment.clone(),
         });
+        // The other side pondered while this one thought (for as long as its clock ran).
+        if let Err(e) = players[1 - i].ponder_for(choice.seconds) {
+            let o = loss(
+                colour_of(1 - i),
+                format!("{} failed while pondering: {e}", names[1 - i]),
+                "rules infraction",
+            );
+            return record(plies, o, &players);
+        }
         for (k, p) in players.iter_mut().enumerate() {
             let t = if k == i { thought.clone() } else { None };
             if let Err(e) = p.apply(m, t) {
@@ -227,7 +251,7 @@ pub fn play(
                     format!("{} could not take the move: {e}", names[k]),
                     "rules infraction",
                 );
-                return record(plies, o);
+                return record(plies, o, &players);
             }
         }
         if let TimeControl::Tournament { moves, seconds } = tc {
@@ -235,11 +259,19 @@ pub fn play(
             made[i] += 1;
             if left[i] < 0.0 {
                 let o = loss(side, format!("{} lost on time", names[i]), "time forfeit");
-                return record(plies, o);
+                return record(plies, o, &players);
             }
             if made[i].is_multiple_of(moves) {
                 left[i] += seconds;
             }
+        }
+        if let Err(e) = players[i].start_ponder(budget_of(i, &left, &made)) {
+            let o = loss(
+                side,
+                format!("{} failed to start pondering: {e}", names[i]),
+                "rules infraction",
+            );
+            return record(plies, o, &players);
         }
     }
 }

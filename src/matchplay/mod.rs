@@ -59,6 +59,8 @@ pub enum MatchError {
     Uci { path: PathBuf, reason: String },
     #[error("parameter file {}: {reason}", path.display())]
     Params { path: PathBuf, reason: String },
+    #[error("--ponder {which}: {reason}")]
+    BadPonder { which: String, reason: String },
     #[error("the firmware: {0}")]
     Engine(String),
     #[error("cannot write the PGN file {}: {source}", path.display())]
@@ -108,6 +110,33 @@ pub struct MatchArgs {
     /// The emulated clock in Hz (default 2,000,000).
     #[arg(long, value_name = "HZ")]
     pub clock_hz: Option<u64>,
+    /// Let engine A, B or both think on the opponent's time (full build only). The pondering
+    /// side searches the reply it expects for as long as the opponent's clock runs; when the
+    /// opponent plays it, that search goes on as the real one and only the time after the
+    /// move is charged (under --tc-emulated the firmware's own time counts from the ponder's
+    /// start, so a prediction saves clock time). Deterministic, as without it.
+    #[arg(long, value_enum, value_name = "WHO")]
+    pub ponder: Option<PonderWho>,
+}
+
+/// Who ponders in a match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum PonderWho {
+    #[value(name = "A", alias = "a")]
+    A,
+    #[value(name = "B", alias = "b")]
+    B,
+    Both,
+}
+
+impl PonderWho {
+    /// Whether side `i` (0 = A) ponders.
+    pub fn includes(self, i: usize) -> bool {
+        matches!(
+            (self, i),
+            (PonderWho::Both, _) | (PonderWho::A, 0) | (PonderWho::B, 1)
+        )
+    }
 }
 
 /// A match, checked and ready to play.
@@ -137,9 +166,35 @@ impl Match {
                 spec,
                 params,
                 name: text.trim().to_string(),
+                ponder: false,
             })
         };
-        let sides = [side(&a.a)?, side(&a.b)?];
+        let mut sides = [side(&a.a)?, side(&a.b)?];
+        if let Some(who) = a.ponder {
+            for (i, s) in sides.iter_mut().enumerate() {
+                if !who.includes(i) {
+                    continue;
+                }
+                if !matches!(
+                    s.spec,
+                    EngineSpec::Build {
+                        build: crate::firmware::Build::Full,
+                        ..
+                    }
+                ) {
+                    return Err(MatchError::BadPonder {
+                        which: format!("{who:?}").to_lowercase(),
+                        reason: format!(
+                            "{} '{}' cannot ponder: only the full build thinks on the \
+                             opponent's time",
+                            if i == 0 { "engine A" } else { "engine B" },
+                            s.name
+                        ),
+                    });
+                }
+                s.ponder = true;
+            }
+        }
         let tc = match (&a.level, &a.movetime_emulated, &a.tc_emulated) {
             (Some(l), None, None) => TimeControl::level(*l)?,
             (None, Some(s), None) => TimeControl::parse_movetime(s)?,
@@ -244,6 +299,29 @@ pub fn tally(records: &[Record]) -> elo::Tally {
     t
 }
 
+/// Side `i`'s pondering over the match: "full:x ponders: 812 of 1,630 replies predicted
+/// (49.8%), 2,345.6 s of the opponent's time kept".
+pub fn ponder_line(name: &str, records: &[Record], i: usize, clock_hz: u64) -> String {
+    let mut t = player::PonderStats::default();
+    for s in records.iter().filter_map(|r| r.ponder[i]) {
+        t.tries += s.tries;
+        t.hits += s.hits;
+        t.saved += s.saved;
+    }
+    let pct = if t.tries == 0 {
+        0.0
+    } else {
+        100.0 * t.hits as f64 / t.tries as f64
+    };
+    format!(
+        "{name} pondered: {} of {} replies predicted ({pct:.1}%), {:.1} s searched on the \
+         opponent's time for them",
+        t.hits,
+        t.tries,
+        t.saved as f64 / clock_hz as f64
+    )
+}
+
 /// One line per game for the report.
 pub fn describe(r: &Record, m: &Match) -> String {
     let w = &m.sides[r.white].name;
@@ -301,6 +379,9 @@ pub fn cli(a: &MatchArgs) -> Result<(), String> {
             .unwrap_or_else(|| " (built-in)".into()),
         if jobs == 1 { "" } else { "s" },
     );
+    for s in m.sides.iter().filter(|s| s.ponder) {
+        println!("{} thinks on the opponent's time", s.name);
+    }
     if m.games > 2 * m.openings.len() {
         println!(
             "note: {} games from {} openings play each opening more than twice; deterministic \
@@ -352,6 +433,11 @@ pub fn cli(a: &MatchArgs) -> Result<(), String> {
         println!("{} games lost by an engine's fault:", faults.len());
         for r in faults {
             println!("  game {}: {}", r.round, r.outcome.reason);
+        }
+    }
+    for (i, s) in m.sides.iter().enumerate() {
+        if s.ponder {
+            println!("{}", ponder_line(&s.name, &records, i, m.clock_hz));
         }
     }
     println!(

@@ -42,6 +42,9 @@ pub fn write(r: &Record, h: &Header) -> String {
                 if let Some(hash) = &h.params_hash[i] {
                     tags.push((format!("{colour}Z80Params"), hash.clone()));
                 }
+                if h.sides[i].ponder {
+                    tags.push((format!("{colour}Z80Ponder"), "on".into()));
+                }
             }
             EngineSpec::Uci { path, .. } => {
                 tags.push((format!("{colour}Engine"), path.display().to_string()));

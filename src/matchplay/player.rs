@@ -5,8 +5,9 @@ use super::game::Side;
 use super::spec::EngineSpec;
 use super::MatchError;
 use crate::firmware::params::ParamFile;
+use crate::firmware::SearchResult;
 use crate::firmware::{Build, SearchKind};
-use crate::play::game::{Game, Thought};
+use crate::play::game::{Game, Ponder, Thought};
 use crate::play::pace::Search;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
@@ -65,15 +66,26 @@ pub enum Player {
     Uci(UciPlayer),
 }
 
+/// A pondering player's count over one game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PonderStats {
+    /// Replies pondered on (searches started on the opponent's time).
+    pub tries: u32,
+    /// ... that the opponent played.
+    pub hits: u32,
+    /// T-states pondered on the hits (not charged to the clock).
+    pub saved: u64,
+}
+
 impl Player {
     /// A fresh player for one game, from a checked side.
     pub fn new(side: &Side, clock_hz: u64) -> Result<Player, MatchError> {
         match &side.spec {
-            EngineSpec::Build { build, .. } => Ok(Player::Firmware(Box::new(FirmwarePlayer::new(
-                *build,
-                side.params.as_ref(),
-                clock_hz,
-            )?))),
+            EngineSpec::Build { build, .. } => {
+                let mut f = FirmwarePlayer::new(*build, side.params.as_ref(), clock_hz)?;
+                f.ponders = side.ponder;
+                Ok(Player::Firmware(Box::new(f)))
+            }
             EngineSpec::Uci {
                 path,
                 args,
@@ -101,6 +113,31 @@ impl Player {
         }
     }
 
+    /// After its own move: start thinking on the opponent's time about the reply it expects,
+    /// with `next` the budget its next move will have (a pondering full build only).
+    pub fn start_ponder(&mut self, next: Budget) -> Result<(), String> {
+        match self {
+            Player::Firmware(f) => f.start_ponder(next),
+            Player::Uci(_) => Ok(()),
+        }
+    }
+
+    /// The opponent has thought for `seconds` of its clock: ponder as long.
+    pub fn ponder_for(&mut self, seconds: f64) -> Result<(), String> {
+        match self {
+            Player::Firmware(f) => f.ponder_for(seconds),
+            Player::Uci(_) => Ok(()),
+        }
+    }
+
+    /// Replies pondered on and replies predicted, when this player ponders.
+    pub fn ponder_stats(&self) -> Option<PonderStats> {
+        match self {
+            Player::Firmware(f) if f.ponders => Some(f.stats),
+            _ => None,
+        }
+    }
+
     /// Choose a move in the current position (the game is not over).
     pub fn think(
         &mut self,
@@ -124,6 +161,27 @@ pub struct FirmwarePlayer {
     /// at its next poll: the 1978 build's polls are far apart). The host keeps half as much
     /// again in hand, so the last move before a control cannot overstep the clock.
     overrun: u64,
+    /// Think on the opponent's time (`match --ponder`; the full build only).
+    pub ponders: bool,
+    /// The last search's answer (its expected reply is pondered on).
+    last: Option<SearchResult>,
+    /// The search on the opponent's time, if one runs.
+    pondering: Option<Pondering>,
+    /// A ponder search whose reply the opponent played: the next [`FirmwarePlayer::think`]
+    /// goes on with it.
+    hit: Option<Pondering>,
+    pub stats: PonderStats,
+}
+
+/// A ponder search and its stop: a timed one (the full build keeping its own time from the
+/// ponder's start, as on a clock where predicting saves time) is stopped by the host only past
+/// its hard limit.
+struct Pondering {
+    ponder: Ponder,
+    /// T-states from the ponder's start after which the host says "move now".
+    limit: Option<u64>,
+    /// T-states searched before the opponent moved (set on a hit).
+    pondered: u64,
 }
 
 impl FirmwarePlayer {
@@ -147,6 +205,11 @@ impl FirmwarePlayer {
             clock_hz,
             moveno: build.symbol("MOVENO"),
             overrun: 0,
+            ponders: false,
+            last: None,
+            pondering: None,
+            hit: None,
+            stats: PonderStats::default(),
         })
     }
 
@@ -159,7 +222,82 @@ impl FirmwarePlayer {
     }
 
     fn apply(&mut self, m: Move, thought: Option<Thought>) -> Result<(), String> {
+        if let Some(mut p) = self.pondering.take() {
+            if p.ponder.reply == m {
+                // Predicted: the firmware already holds the move; its search goes on.
+                self.game.record(m)?;
+                p.pondered = p.ponder.tstates();
+                self.stats.hits += 1;
+                self.stats.saved += p.pondered;
+                self.hit = Some(p);
+                return Ok(());
+            }
+            self.game.end_ponder(p.ponder)?;
+        }
         self.game.play(m, thought, true)
+    }
+
+    /// Start pondering on the reply the last search expects (nothing to do when it expects
+    /// none, the game is over, or this player does not ponder). `next` is the budget of this
+    /// player's next move: under a clock the ponder search is the timed search that move would
+    /// start, keeping its time from now.
+    fn start_ponder(&mut self, next: Budget) -> Result<(), String> {
+        if !self.ponders || self.pondering.is_some() {
+            return Ok(());
+        }
+        let Some(r) = self.last.take() else {
+            return Ok(());
+        };
+        let hz = self.clock_hz as f64;
+        let mut limit = None;
+        let mut refused = None;
+        let ponder = self.game.start_ponder_with(&r, |engine| match next {
+            Budget::Depth(d) => Some(Search::start(engine, d)),
+            Budget::Seconds(_) => Some(Search::start(engine, crate::play::MAX_DEPTH)),
+            Budget::Clock { left, to_go } => {
+                let left_t = (left.max(0.0) * hz) as u64;
+                match engine.set_time(left_t, to_go, 0) {
+                    Ok(b) => {
+                        limit = Some(b.hard + crate::play::pace::STOP_LATENCY_T);
+                        Some(Search::timed(engine, crate::play::MAX_DEPTH))
+                    }
+                    Err(e) => {
+                        refused = Some(e.to_string());
+                        None
+                    }
+                }
+            }
+        });
+        if let Some(e) = refused {
+            return Err(format!("the firmware refused the clock: {e}"));
+        }
+        if let Some(ponder) = ponder {
+            self.stats.tries += 1;
+            self.pondering = Some(Pondering {
+                ponder,
+                limit,
+                pondered: 0,
+            });
+        }
+        Ok(())
+    }
+
+    /// Ponder for `seconds` (the opponent's thinking time, at this player's clock).
+    fn ponder_for(&mut self, seconds: f64) -> Result<(), String> {
+        let Some(p) = self.pondering.as_mut() else {
+            return Ok(());
+        };
+        let engine = &mut self.game.engine;
+        let until = p.ponder.tstates() + (seconds.max(0.0) * self.clock_hz as f64) as u64;
+        let until = p.limit.map_or(until, |l| until.min(l));
+        while p.ponder.running() && p.ponder.tstates() < until {
+            p.ponder.step(engine, until - p.ponder.tstates())?;
+        }
+        if p.ponder.running() && p.limit.is_some_and(|l| p.ponder.tstates() >= l) {
+            p.ponder.search.stop(engine);
+            p.ponder.result = Some(p.ponder.search.finish(engine)?);
+        }
+        Ok(())
     }
 
     /// The firmware's move number (None when the build has no MOVENO symbol).
@@ -169,6 +307,9 @@ impl FirmwarePlayer {
     }
 
     fn think(&mut self, pos: &Chess, budget: Budget) -> Result<(Choice, Option<Thought>), String> {
+        if let Some(hit) = self.hit.take() {
+            return self.think_on(hit, pos, budget);
+        }
         // At move number 1 the firmware answers from its one-move book, whatever the position:
         // a match game from an opening is searched, so the move number is at least 2.
         let book = match self.move_number() {
@@ -215,21 +356,70 @@ impl FirmwarePlayer {
                 r
             }
         };
+        Ok(self.choice(r, pos, 0))
+    }
+
+    /// The move of search `r` of which the first `pondered` T-states ran on the opponent's
+    /// time (not charged).
+    fn choice(&mut self, r: SearchResult, pos: &Chess, pondered: u64) -> (Choice, Option<Thought>) {
         let thought = Thought::from_result(&r);
-        let seconds = r.tstates as f64 / self.clock_hz as f64;
+        let hz = self.clock_hz as f64;
+        let seconds = r.tstates.saturating_sub(pondered) as f64 / hz;
         let what = match r.kind {
             SearchKind::Book => "book".to_string(),
             _ => format!("{}/{}", thought.score_text(), thought.depth),
         };
-        Ok((
-            Choice {
-                text: r.best.uci(),
-                mv: r.best.to_move(pos),
-                comment: format!("{what} {seconds:.2}s"),
-                seconds,
-            },
-            Some(thought),
-        ))
+        let comment = if pondered > 0 {
+            format!(
+                "{what} {seconds:.2}s, pondered {:.2}s",
+                pondered as f64 / hz
+            )
+        } else {
+            format!("{what} {seconds:.2}s")
+        };
+        let choice = Choice {
+            text: r.best.uci(),
+            mv: r.best.to_move(pos),
+            comment,
+            seconds,
+        };
+        self.last = Some(r);
+        (choice, Some(thought))
+    }
+
+    /// The opponent played the reply pondered on: that search goes on as this move's, with
+    /// `budget` counted as a search started now would count it (a fixed depth: to its end;
+    /// seconds: from the opponent's move; a clock: the firmware's own, from the ponder's
+    /// start, so a prediction saves clock time), charged only for what runs from here.
+    fn think_on(
+        &mut self,
+        hit: Pondering,
+        pos: &Chess,
+        budget: Budget,
+    ) -> Result<(Choice, Option<Thought>), String> {
+        let Pondering {
+            ponder,
+            limit,
+            pondered,
+        } = hit;
+        let engine = &mut self.game.engine;
+        let r = match ponder.result {
+            Some(r) => r,
+            None => {
+                let mut search = ponder.search;
+                match (budget, limit) {
+                    (_, Some(l)) => run_until(search, engine, l)?,
+                    (Budget::Seconds(s), None) => {
+                        let stop_at = pondered + ((s * self.clock_hz as f64).round() as u64).max(1);
+                        let r = run_until(search, engine, stop_at)?;
+                        self.overrun = self.overrun.max(r.tstates.saturating_sub(stop_at));
+                        r
+                    }
+                    _ => search.finish(engine)?,
+                }
+            }
+        };
+        Ok(self.choice(r, pos, pondered))
     }
 }
 

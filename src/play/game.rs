@@ -330,6 +330,18 @@ impl Game {
     /// legal, play that reply in the firmware only and start searching the position after it
     /// (on the player's time). None when there is nothing to ponder on.
     pub fn start_ponder(&mut self, r: &SearchResult) -> Option<Ponder> {
+        let level = self.level;
+        self.start_ponder_with(r, |engine| Some(super::pace::Search::start(engine, level)))
+    }
+
+    /// [`Game::start_ponder`] with the search started by `start` (a timed one, say), once
+    /// the reply is in the firmware. When `start` gives None the reply is taken back out and
+    /// there is nothing to ponder on.
+    pub fn start_ponder_with(
+        &mut self,
+        r: &SearchResult,
+        start: impl FnOnce(&mut Engine) -> Option<super::pace::Search>,
+    ) -> Option<Ponder> {
         if self.build() != Build::Full || self.end().is_some() {
             return None;
         }
@@ -338,7 +350,12 @@ impl Game {
         // (a full firmware history refuses the move: no pondering this move)
         self.engine.play(FwMove::from_move(&y)).ok()?;
         let san = San::from_move(&pos, y).to_string();
-        let search = super::pace::Search::start(&mut self.engine, self.level);
+        let Some(search) = start(&mut self.engine) else {
+            if self.engine.undo().is_err() {
+                self.resync().ok()?;
+            }
+            return None;
+        };
         Some(Ponder {
             reply: y,
             san,
