@@ -266,3 +266,29 @@ fn pondering_in_the_full_screen() {
     );
     assert_eq!(fw.side, host.side, "the side to move after the take-back");
 }
+
+#[test]
+fn no_pondering_on_a_reply_that_ends_the_game() {
+    // White (the Z80) can only push the a-pawn; every reply it expects mates it (...Re1# or
+    // ...Rh8#). Pondering on that reply would ask the firmware to search a position with no
+    // legal move (ENOLEGL: in `match --ponder` it lost games as faults).
+    let mut a = App::new(&TuiOptions {
+        params: None,
+        build: Build::Full,
+        level: 2,
+        colour: Color::Black,
+        pace: Pace {
+            clock_hz: 2_000_000,
+            realtime: false,
+        },
+        ascii: false,
+        fen: Some("4r3/8/8/8/8/6p1/P4kP1/7K w - - 0 40".into()),
+        ponder: true,
+    })
+    .unwrap();
+    z80_moves(&mut a);
+    assert_eq!(a.game.plies.len(), 1, "the Z80 moved");
+    assert!(a.pondering.is_none(), "pondered on a mating reply");
+    a.submit("Re1#");
+    assert!(a.game.pos().is_checkmate(), "{}", a.game.fen());
+}

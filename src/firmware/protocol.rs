@@ -38,6 +38,7 @@ pub const ERRORS: &[(u8, &str, &str)] = &[
     (0x06, "EKINGS", "set-up: not exactly one king per side"),
     (0x07, "EPAWN", "set-up: a pawn on the first or last rank"),
     (0x08, "EEPSQ", "set-up: impossible en-passant square"),
+    (0x09, "ECHECK", "set-up: the side not to move is in check"),
     (
         0x0A,
         "EDEPTH",
@@ -47,6 +48,13 @@ pub const ERRORS: &[(u8, &str, &str)] = &[
         0x0B,
         "EOVFLW",
         "a move list overflowed MLIST or the stack reached its limit",
+    ),
+    (0x0D, "ESQUARE", "not a square of the board"),
+    (0x0E, "ENOLEGL", "search: the side to move has no legal move"),
+    (
+        0x10,
+        "EBADPRM",
+        "parameters: a block or range outside the blocks (full build)",
     ),
     (0xFF, "EUNKNWN", "unknown command"),
 ];

@@ -347,6 +347,12 @@ impl Game {
         }
         let pos = self.pos().clone();
         let y = r.reply.and_then(|y| y.to_move(&pos))?;
+        // A reply that ends the game (mate, stalemate) leaves nothing to search.
+        let mut after = pos.clone();
+        after.play_unchecked(y);
+        if after.legal_moves().is_empty() {
+            return None;
+        }
         // (a full firmware history refuses the move: no pondering this move)
         self.engine.play(FwMove::from_move(&y)).ok()?;
         let san = San::from_move(&pos, y).to_string();
