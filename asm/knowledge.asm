@@ -50,6 +50,12 @@
 ;               three squares in front are each an own man, off the board or
 ;               attacked by the enemy (SQATK): no breathing space (P_LUFT,
 ;               KLUFT)
+;   rook mob.   a rook with no horizontal mobility: the squares beside it on
+;               its rank each an own man or off the board (P_RHORZ, KRHZ;
+;               the seed's "Ra2 to defend a pawn at b2")
+;   diagonals   per bishop, the squares of its two forward diagonals up to
+;               a pawn (either side's) or the edge: pawns close diagonals,
+;               pieces do not (P_BDIAG, KDIAG; the seed's "open diagonals")
 ;   outside     the side whose (counted) passed pawns include one farther in
 ;               files from every enemy pawn than any of the other side's,
 ;               and at least 3 files: +1 for White, -1 for Black, whether or
@@ -62,8 +68,11 @@
 ;               (endgame) steps from the centre (KCDST[file] + KCDST[rank])
 ;               times P_KCENT
 ;
-; The first 20 counters have their weights at P_DOUBL..P_KCENT, the next 12
-; at P_KMOVE..P_OUTP (the block's two runs of knowledge words).
+; The first 20 counters have their weights at P_DOUBL..P_KCENT, the next 13
+; at P_KMOVE..P_RHORZ, the last at P_BDIAG (the block's three runs of
+; knowledge words). The board scan (KSQ1) counts rook mobility and diagonals
+; itself, Black's up and White's down: KNOW's negation after Black's KSIDE
+; turns them into White minus Black with the rest.
 ;
 ; And after the sum (KOPPB): in an ending of bishops of opposite colours
 ; (one bishop each and nothing else but pawns) with neither side two pawns
@@ -125,9 +134,12 @@ KC_RTROP EQU    KCNT+28
 KC_QTROP EQU    KCNT+29
 KC_LUFT EQU     KCNT+30
 KC_OUTP EQU     KCNT+31
+KC_RHORZ EQU    KCNT+32
+KC_BDIAG EQU    KCNT+33
 KNT1    EQU     20              ; counters with weights P_DOUBL..P_KCENT
-KNT2    EQU     12              ; ... and P_KMOVE..P_OUTP
-KNT     EQU     KNT1 + KNT2     ; counters = BRKDN words
+KNT2    EQU     13              ; ... P_KMOVE..P_RHORZ
+KNT3    EQU     1               ; ... and P_BDIAG
+KNT     EQU     KNT1 + KNT2 + KNT3      ; counters = BRKDN words
 KPASSR  EQU     KV+0C0h         ; 10 KSIDE: own passed pawn's rank by file
 KRAMS   EQU     KV+0F0h         ; 1 rams on the board
 KISO    EQU     KV+0F1h         ; 1 KSIDE: 0 = the file's pawns are isolated
@@ -138,7 +150,7 @@ KLIST   EQU     KV+100h         ; (side|type, file, own rank) * up to 32, 0
         IF      P_KCENT - P_DOUBL != 2 * (KNT1 - 1)
         ERROR   "the first knowledge weights must be consecutive words"
         ENDIF
-        IF      P_OUTP - P_KMOVE != 2 * (KNT2 - 1)
+        IF      P_RHORZ - P_KMOVE != 2 * (KNT2 - 1)
         ERROR   "the second knowledge weights must be consecutive words"
         ENDIF
         IF      KCNT + KNT > KPASSR
@@ -261,9 +273,24 @@ KNOW:   LD      HL,KV           ; the pawn tables
 .kr:    LD      (KC_RAM),A
         LD      HL,0            ; each counter times its weight
         LD      (KSUM),HL
-        LD      IY,P_DOUBL
         LD      HL,KCNT
-        LD      BC,BK_K0        ; (IY: P_DOUBL.., then P_KMOVE..)
+        LD      BC,BK_K0
+        LD      IY,P_DOUBL      ; the block's three runs of weights
+        LD      D,KNT1
+        CALL    KSUMR
+        LD      IY,P_KMOVE
+        LD      D,KNT2
+        CALL    KSUMR
+        LD      IY,P_BDIAG
+        LD      D,KNT3
+        CALL    KSUMR
+        LD      HL,(KSUM)
+        JP      KOPPB
+
+; KSUMR: D counters from HL times the words from IY into the BRKDN words
+; from BC, each added to KSUM.   out: HL, BC, IY past them
+;   clobbers: A, DE   cost: 84 T a zero counter, about 400 T another
+KSUMR:
 .sum:   LD      A,(HL)
         OR      A
         JR      NZ,.m
@@ -271,8 +298,14 @@ KNOW:   LD      HL,KV           ; the pawn tables
         INC     BC
         LD      (BC),A
         INC     BC
-        JR      .nx
+.nx:    INC     IY
+        INC     IY
+        INC     L
+        DEC     D
+        JR      NZ,.sum
+        RET
 .m:     PUSH    HL
+        PUSH    DE
         PUSH    BC
         LD      E,(IY+0)
         LD      D,(IY+1)
@@ -287,18 +320,9 @@ KNOW:   LD      HL,KV           ; the pawn tables
         LD      DE,(KSUM)
         ADD     HL,DE
         LD      (KSUM),HL
+        POP     DE
         POP     HL
-.nx:    INC     IY
-        INC     IY
-        INC     L
-        LD      A,L
-        CP      (KCNT+KNT1) & 0FFh
-        JR      NZ,.n2
-        LD      IY,P_KMOVE
-.n2:    CP      (KCNT+KNT) & 0FFh
-        JR      NZ,.sum
-        LD      HL,(KSUM)
-        JP      KOPPB
+        JR      .nx
 
 ; KSQ1: enter the piece A on square HL (file index B, rank C) in the tables.
 ;   keeps: B, C, HL   clobbers: A, D, E
@@ -403,7 +427,7 @@ KSQ1:   LD      D,A
         LD      L,A
         INC     (HL)
         POP     HL
-        RET
+        JP      KDIAG
 .nb:    CP      KING
         JR      NZ,.nk
         POP     HL              ; the king's byte, for KCAST
@@ -423,7 +447,13 @@ KSQ1:   LD      D,A
         INC     L
         LD      (HL),C
         LD      A,E
-.nk:    LD      HL,(KLP)        ; knight, rook, queen, king
+.nk:    CP      ROOK
+        JR      NZ,.nr
+        POP     HL              ; a rook: its horizontal mobility
+        PUSH    HL
+        CALL    KRHZ
+        LD      A,ROOK
+.nr:    LD      HL,(KLP)        ; knight, rook, queen, king
         OR      D
         LD      (HL),A
         INC     HL
@@ -442,6 +472,82 @@ KSQ1:   LD      D,A
         IF      K_MAT != 0Ah
         ERROR   "KSQ1 forms K_MAT as base + 0Ah"
         ENDIF
+
+; KRHZ: the rook at HL (side base D: 00h White, 40h Black) with no
+; horizontal mobility, both squares beside it an own man or off the board:
+; KC_RHORZ one down for White, one up for Black (KNOW negates).
+;   keeps: B, C, D   clobbers: A, E, HL   cost: 80-150 T
+KRHZ:   LD      A,D             ; E = its colour's bit 7
+        ADD     A,A
+        LD      E,A
+        DEC     L
+        CALL    .own
+        RET     NZ              ; free to the left
+        INC     L
+        INC     L
+        CALL    .own
+        RET     NZ              ; ... or to the right
+        LD      HL,KC_RHORZ
+        BIT     6,D
+        JR      Z,.w
+        INC     (HL)
+        RET
+.w:     DEC     (HL)
+        RET
+.own:   LD      A,(HL)          ; Z: an own man or off the board
+        CP      OFFB
+        RET     Z
+        OR      A
+        JR      Z,.fr
+        XOR     E
+        AND     80h
+        RET
+.fr:    INC     A               ; empty: NZ
+        RET
+
+; KDIAG: the bishop at HL (side base D): the squares of its two forward
+; diagonals (towards the enemy, where the seed's "attacks the king zone"
+; lies) up to a pawn or the edge, men passed through; subtracted from
+; KC_BDIAG for White, added for Black (KNOW negates).
+;   keeps: B, C, HL   clobbers: A, D, E   cost: 150 T + 64 T a square
+KDIAG:  PUSH    HL
+        PUSH    BC
+        LD      C,0             ; C = squares
+        LD      B,L             ; B = the bishop's square
+        LD      E,9             ; White: +9, +11
+        BIT     6,D
+        JR      Z,.d
+        LD      E,-11           ; Black: -11, -9
+.d:     LD      L,B
+.s:     LD      A,L
+        ADD     A,E
+        LD      L,A
+        LD      A,(HL)
+        AND     7               ; a pawn (1) or off the board (FFh: 7)
+        CP      PAWN
+        JP      Z,.e
+        CP      7
+        JP      Z,.e
+        INC     C
+        JP      .s
+.e:     INC     E               ; the second direction: 11 or -9
+        INC     E
+        LD      A,E
+        CP      11
+        JR      Z,.d
+        CP      -9
+        JR      Z,.d
+        LD      HL,KC_BDIAG
+        LD      A,(HL)
+        BIT     6,D
+        JR      Z,.w
+        ADD     A,C
+        JR      .x
+.w:     SUB     C
+.x:     LD      (HL),A
+        POP     BC
+        POP     HL
+        RET
 
 ; KSIDE: count the features of the side whose tables start at C (00h White,
 ; 40h Black) into the counters.   clobbers: A, B, D, E, HL

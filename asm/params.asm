@@ -47,9 +47,9 @@
 ;                         for the engine move up by this (the seed's 100 of
 ;                         its 1,000 a pawn)
 ;
-;   issue #11, Cray Blitz's knowledge (knowledge.asm), in two runs of words
-;   (24h-30h, 40h-66h). Each word multiplies a count in White's view (White's
-;   features minus Black's) unless said otherwise:
+;   issue #11, Cray Blitz's knowledge (knowledge.asm), in three runs of
+;   words (24h-3Ch, 40h-66h, 7Dh). Each word multiplies a count in White's
+;   view (White's features minus Black's) unless said otherwise:
 ;   24h  P_KMOVE  w  -32  the king moved without castling (enemy pieces over
 ;                         P_KPHASE; the article's P_DVKMV counts it too)
 ;   26h  P_KRMOV  w  -20  the king unmoved, its king's rook moved or gone
@@ -67,6 +67,8 @@
 ;   3Ah  P_OUTP   w  40   an outside passed pawn: +1 for the side whose
 ;                         passed pawn stands farther (3 files or more) from
 ;                         every enemy pawn than any of the other side's
+;   3Ch  P_RHORZ  w  -16  a rook with no horizontal mobility: the squares
+;                         beside it on its rank own men or off the board
 ;   40h  P_DOUBL  w  -40  a doubled pawn (each beyond the first on a file)
 ;   42h  P_ISOOP  w  -48  an isolated pawn, no enemy pawn in front (open)
 ;   44h  P_ISOCL  w  -24  an isolated pawn with an enemy pawn in front
@@ -121,6 +123,9 @@
 ;   7Ch  P_OPPB   b   4   #11: bishops of opposite colours (one each, no other
 ;                         pieces, neither side two pawns ahead): the
 ;                         knowledge terms' sum reduced by this / 8 (0 = off)
+;   7Dh  P_BDIAG  w   3   #11: open diagonals: per bishop, each square of its
+;                         two forward diagonals up to a pawn or the edge (a
+;                         word, the knowledge sum's third run)
 ; ===========================================================================
 
 PBLKSZ  EQU     80h
@@ -157,6 +162,7 @@ P_RTROP  EQU    PRM+34h
 P_QTROP  EQU    PRM+36h
 P_LUFT   EQU    PRM+38h
 P_OUTP   EQU    PRM+3Ah
+P_RHORZ  EQU    PRM+3Ch
 ; issue #11: the knowledge weights (knowledge.asm), consecutive words
 P_DOUBL  EQU    PRM+40h
 P_ISOOP  EQU    PRM+42h
@@ -198,7 +204,8 @@ P_LUS    EQU    PRM+79h
 P_FRONT  EQU    PRM+7Ah
 P_WBDRW  EQU    PRM+7Bh
 P_OPPB   EQU    PRM+7Ch
-PRMUSED  EQU    7Dh             ; bytes of the block in use
+P_BDIAG  EQU    PRM+7Dh
+PRMUSED  EQU    7Fh             ; bytes of the block in use
 
 EBADPRM EQU     10h             ; 'W'/'V': block or range outside the blocks
 
@@ -219,6 +226,7 @@ DEFPRM: DB      3Ch,0           ; P_FLAGS: bits 2, 3 (#12), 4, 5 (#14)
         DW      -4,-2,-4,32     ; P_BBAD, P_NCEN, P_QCEN, P_RBEH
         DW      4,2,4           ; P_NTROP, P_RTROP, P_QTROP
         DW      -16,40          ; P_LUFT, P_OUTP
+        DW      -16             ; P_RHORZ
         ; issue #11: the knowledge weights, from offset 40h
         DS      40h-($-DEFPRM)
         DW      -40,-48,-24,-40,-24     ; P_DOUBL .. P_BKWCL
@@ -238,6 +246,7 @@ DEFPRM: DB      3Ch,0           ; P_FLAGS: bits 2, 3 (#12), 4, 5 (#14)
         DB      1                       ; P_FRONT (#14)
         DB      1                       ; P_WBDRW (#11)
         DB      4                       ; P_OPPB (#11)
+        DW      3                       ; P_BDIAG (#11)
         IF      $-DEFPRM != PRMUSED
         ERROR   "DEFPRM and the block layout disagree"
         ENDIF

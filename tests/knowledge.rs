@@ -65,14 +65,14 @@ const ROWS: &[Row] = &[
         "h7h5",
         "2q1rr1k/3bbnnp/p2p1pp1/2pPp3/PpP1P1P1/1P2BNNP/2BQ1PRK/7R b - - 0 20",
     ),
-    // Colle-like: d4xc5 offers the exchange of a pawn (the engine's eight pawns) instead of
-    // castling.
+    // Black, the engine, with all eight pawns, trades one at once: ...c5xd4; without the term,
+    // ...e6-e5 (the full build's own game, a Sicilian-like Ruy Lopez).
     (
         "eight pawns",
         &["P_EIGHT"],
-        3,
-        "d4c5",
-        "r1bqkb1r/pp3ppp/2n1pn2/2pp4/3P4/2PBPN2/PP3PPP/RNBQK2R w KQkq - 0 6",
+        2,
+        "c5d4",
+        "r1bqkb1r/pp1p1ppp/2n1p1n1/1Bp5/3PP3/2N2N2/PPP2PPP/R1BQ1RK1 b kq - 0 6",
     ),
     // Rf1-e1, the rook to the open e-file (WAC.011).
     (
@@ -149,14 +149,14 @@ const ROWS: &[Row] = &[
         "d7d6",
         "rnb1kb1r/3ppppp/5n2/qppP4/8/2NQ1N2/PP2PPPP/R1B1KB1R b KQkq - 1 7",
     ),
-    // The queen on h7 is taken by the knight, and the king's rook stays home with the king;
-    // without the penalty, ...Rh8xh7 takes it and gives up kingside castling.
+    // The king's rook stays home with the uncastled king: ...Nb8-d7 develops; without the
+    // penalty, ...Rh8-g8 gives up kingside castling (the full build's own game).
     (
         "castling: king's rook moved",
         &["P_KRMOV"],
         1,
-        "f6h7",
-        "r3kb1r/pp1bpppQ/2n2n2/2ppP3/1q6/2P5/PP1P1PPP/RNB1K1NR b KQkq - 0 12",
+        "b8d7",
+        "rn2kb1r/5p1p/p2ppp2/2q5/Pp1NP3/3Q4/2P1NPPP/1R3RK1 b kq - 1 16",
     ),
     // b3-b4 takes a pawn off the light squares of White's light-squared bishop; without the
     // term, h2-h3 puts one on them.
@@ -167,22 +167,22 @@ const ROWS: &[Row] = &[
         "b3b4",
         "4r1r1/2pp4/1p3k1p/8/3PBP2/1P6/5K1P/4R3 w - - 0 31",
     ),
-    // Ng1-f3 (WAC.223): the knight comes off the rim to the centre; without the term,
-    // Qd2-e3.
+    // Ng1-f3 (WAC.207): the knight comes off the back rank towards the centre; without the
+    // term, f2-f4.
     (
         "knight centre",
         &["P_NCEN"],
         1,
         "g1f3",
-        "r1bqk2r/pp3ppp/5n2/8/1b1npB2/2N5/PP1Q2PP/1K2RBNR w kq - 0 20",
+        "r1bq2kr/p1pp1ppp/1pn1p3/4P3/2Pb2Q1/BR6/P4PPP/3K1BNR w - - 0 20",
     ),
-    // Qh3-g3: the queen leaves the rim (WAC position with its move number raised).
+    // Qg3-d3 (WAC.194): the queen goes to the centre; without the term, f2-f4.
     (
         "queen centre",
         &["P_QCEN"],
         1,
-        "h3g3",
-        "2kr1bnr/pbpq4/2n1pp2/3p3p/3P1P1B/2N2N1Q/PPP3PP/2KR1B1R w - - 0 20",
+        "g3d3",
+        "5rk1/ppq2ppp/2p5/4bN2/4P3/6Q1/PPP2PPP/3R2K1 w - - 0 20",
     ),
     // The rook stays behind the passed a-pawn and the pawn runs (a2-a4); without the term,
     // O-O-O takes the rook off the a-file.
@@ -230,6 +230,25 @@ const ROWS: &[Row] = &[
         2,
         "d5b5",
         "8/5p1p/6k1/p2r4/1P6/P3P2P/4KPP1/1R6 b - - 2 36",
+    ),
+    // Rf1-e1 (WAC.216): the king's rook goes to e1, not the queen's, whose Ra1-e1 would shut
+    // the rook on f1 in between e1 and the king on g1 (the seed's rook "that cannot move
+    // horizontally because of friendly pieces"); without the term, Ra1-e1.
+    (
+        "rook: no horizontal mobility",
+        &["P_RHORZ"],
+        1,
+        "f1e1",
+        "r2qr1k1/1b1nbppp/p3pn2/1p1pN3/3P1B2/2PB1N2/PP2QPPP/R4RK1 w - - 0 20",
+    ),
+    // Bf1-d3 (BK.09): the bishop takes the open diagonal towards Black's king's side; without
+    // the term, Qh3-g3.
+    (
+        "bishop: open diagonals",
+        &["P_BDIAG"],
+        1,
+        "f1d3",
+        "2kr1bnr/pbpq4/2n1pp2/3p3p/3P1P1B/2N2N1Q/PPP3PP/2KR1B1R w - - 0 20",
     ),
 ];
 
@@ -501,6 +520,51 @@ fn eval_shows_each_term_with_its_sign() {
             "4k3/p3b3/8/3P4/8/8/PP2B3/4K3 w - - 0 40",
             "bishops: opposite colours",
             0,
+        ),
+        // A rook with no horizontal mobility: Ra2 guarding b2 (the seed's example); on a1 with
+        // b1 free it moves; next to an enemy man it can take; Black's Ra8 beside its knight.
+        (
+            "4k3/8/8/8/8/8/RP6/4K3 w - - 0 40",
+            "rooks: no horizontal mobility",
+            -16,
+        ),
+        (
+            "4k3/8/8/8/8/8/1P6/R3K3 w - - 0 40",
+            "rooks: no horizontal mobility",
+            0,
+        ),
+        (
+            "4k3/8/8/8/8/8/Rp6/4K3 w - - 0 40",
+            "rooks: no horizontal mobility",
+            0,
+        ),
+        (
+            "rn2k3/8/8/8/8/8/8/4K3 w - - 0 40",
+            "rooks: no horizontal mobility",
+            16,
+        ),
+        // Open diagonals: Bc1 sees b2 a3 and d2 .. h6 forward (7 squares, 3 each); a knight
+        // on d2 does not close the diagonal (Black's h-pawn keeps KBNK's own evaluation
+        // away), pawns on b2 and d2 do; Black's Bc8 the same.
+        (
+            "4k3/8/8/8/8/8/8/2B1K3 w - - 0 40",
+            "bishops: open diagonal squares",
+            21,
+        ),
+        (
+            "4k3/7p/8/8/8/8/3N4/2B1K3 w - - 0 40",
+            "bishops: open diagonal squares",
+            21,
+        ),
+        (
+            "4k3/8/8/8/8/8/1P1P4/2B1K3 w - - 0 40",
+            "bishops: open diagonal squares",
+            0,
+        ),
+        (
+            "2b1k3/8/8/8/8/8/8/4K3 w - - 0 40",
+            "bishops: open diagonal squares",
+            -21,
         ),
     ];
     let mut bad = Vec::new();

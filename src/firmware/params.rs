@@ -273,6 +273,13 @@ pub const PARAMS: &[ParamDef] = &[
         "pawns (#11): an outside passed pawn, for the side whose passed pawn stands farther in files (3 or more) from every enemy pawn than any of the other side's",
     ),
     p(
+        "P_RHORZ",
+        Kind::Word,
+        -256,
+        256,
+        "rooks (#11): a rook with no horizontal mobility, the squares beside it on its rank each an own man or off the board",
+    ),
+    p(
         "P_DOUBL",
         Kind::Word,
         -512,
@@ -547,6 +554,13 @@ pub const PARAMS: &[ParamDef] = &[
         0,
         8,
         "bishops of opposite colours (#11): with one bishop each, no other pieces and neither side two pawns ahead, the knowledge terms' sum reduced by this / 8 (the seed's \"positional score is reduced\"); 0 = off",
+    ),
+    p(
+        "P_BDIAG",
+        Kind::Word,
+        -64,
+        64,
+        "bishops (#11): open diagonals, per bishop each square of its two forward diagonals up to a pawn (either side's) or the edge",
     ),
 ];
 

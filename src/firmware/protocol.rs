@@ -50,7 +50,11 @@ pub const ERRORS: &[(u8, &str, &str)] = &[
         "a move list overflowed MLIST or the stack reached its limit",
     ),
     (0x0D, "ESQUARE", "not a square of the board"),
-    (0x0E, "ENOLEGL", "search: the side to move has no legal move"),
+    (
+        0x0E,
+        "ENOLEGL",
+        "search: the side to move has no legal move",
+    ),
     (
         0x10,
         "EBADPRM",
