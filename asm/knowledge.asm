@@ -53,6 +53,10 @@
 ;   rook mob.   a rook with no horizontal mobility: the squares beside it on
 ;               its rank each an own man or off the board (P_RHORZ, KRHZ;
 ;               the seed's "Ra2 to defend a pawn at b2")
+;   holes       a middlegame king on its two back ranks: each square of its
+;               own third rank on its file and the two beside it that holds
+;               no own pawn and that no own pawn can defend any more (none
+;               on the second rank of a neighbouring file) (P_HOLE, KHOLE)
 ;   diagonals   per bishop, the squares of its two forward diagonals up to
 ;               a pawn (either side's) or the edge: pawns close diagonals,
 ;               pieces do not (P_BDIAG, KDIAG; the seed's "open diagonals")
@@ -68,8 +72,8 @@
 ;               (endgame) steps from the centre (KCDST[file] + KCDST[rank])
 ;               times P_KCENT
 ;
-; The first 20 counters have their weights at P_DOUBL..P_KCENT, the next 13
-; at P_KMOVE..P_RHORZ, the last at P_BDIAG (the block's three runs of
+; The first 20 counters have their weights at P_DOUBL..P_KCENT, the next 14
+; at P_KMOVE..P_HOLE, the last at P_BDIAG (the block's three runs of
 ; knowledge words). The board scan (KSQ1) counts rook mobility and diagonals
 ; itself, Black's up and White's down: KNOW's negation after Black's KSIDE
 ; turns them into White minus Black with the rest.
@@ -135,9 +139,10 @@ KC_QTROP EQU    KCNT+29
 KC_LUFT EQU     KCNT+30
 KC_OUTP EQU     KCNT+31
 KC_RHORZ EQU    KCNT+32
-KC_BDIAG EQU    KCNT+33
+KC_HOLE EQU     KCNT+33
+KC_BDIAG EQU    KCNT+34
 KNT1    EQU     20              ; counters with weights P_DOUBL..P_KCENT
-KNT2    EQU     13              ; ... P_KMOVE..P_RHORZ
+KNT2    EQU     14              ; ... P_KMOVE..P_HOLE
 KNT3    EQU     1               ; ... and P_BDIAG
 KNT     EQU     KNT1 + KNT2 + KNT3      ; counters = BRKDN words
 KPASSR  EQU     KV+0C0h         ; 10 KSIDE: own passed pawn's rank by file
@@ -150,7 +155,7 @@ KLIST   EQU     KV+100h         ; (side|type, file, own rank) * up to 32, 0
         IF      P_KCENT - P_DOUBL != 2 * (KNT1 - 1)
         ERROR   "the first knowledge weights must be consecutive words"
         ENDIF
-        IF      P_RHORZ - P_KMOVE != 2 * (KNT2 - 1)
+        IF      P_HOLE - P_KMOVE != 2 * (KNT2 - 1)
         ERROR   "the second knowledge weights must be consecutive words"
         ENDIF
         IF      KCNT + KNT > KPASSR
@@ -902,6 +907,7 @@ KTROP:  PUSH    HL
 KKING:  CALL    KPHASE
         JR      NC,.end
         CALL    KLUFT
+        CALL    KHOLE
         LD      HL,KFDST        ; middlegame: steps from b1/g1
         LD      A,E
         CALL    KLOOK
@@ -948,6 +954,62 @@ KKING:  CALL    KPHASE
         LD      HL,KC_KCEN
         ADD     A,(HL)
         LD      (HL),A
+        RET
+
+; KHOLE: holes in the shelter of the middlegame king on file E, own rank B
+; (side base C): each square of its own third rank on its file and the two
+; beside it that holds no own pawn and that no own pawn can defend any more
+; (none on the second rank of a neighbouring file: K_LO, the rearmost, is
+; 1), KC_HOLE += 1. A king off its two back ranks has no shelter counted.
+;   keeps: B, C, E   clobbers: A, D, HL   cost: 30 T off the back ranks,
+;   about 300 T on them
+KHOLE:  LD      A,B
+        CP      2
+        RET     NC
+        PUSH    BC
+        PUSH    DE
+        LD      A,C             ; B = an own pawn's board byte
+        ADD     A,A
+        OR      PAWN
+        LD      B,A
+        DEC     E               ; E = the files E-1 .. E+1
+        LD      D,3
+.f:     LD      A,E
+        OR      A
+        JR      Z,.nx           ; off the board (file indices 0 and 9)
+        CP      9
+        JR      Z,.nx
+        ADD     A,C
+        ADD     A,K_LO-1
+        LD      L,A
+        LD      H,KVH
+        LD      A,(HL)          ; the left neighbour's rearmost pawn
+        DEC     A
+        JR      Z,.nx           ; on the 2nd rank: it can defend
+        INC     L
+        INC     L
+        LD      A,(HL)          ; the right neighbour's
+        DEC     A
+        JR      Z,.nx
+        LD      A,8             ; the square: file 0..7 = a..h
+        SUB     E
+        ADD     A,SQ_A1+20      ; White's 3rd rank
+        BIT     6,C
+        JR      Z,.w
+        ADD     A,30            ; Black's (the 6th)
+.w:     LD      L,A
+        LD      H,BPAGE
+        LD      A,(HL)
+        AND     87h
+        CP      B
+        JR      Z,.nx           ; an own pawn stands there
+        LD      HL,KC_HOLE
+        INC     (HL)
+.nx:    INC     E
+        DEC     D
+        JR      NZ,.f
+        POP     DE
+        POP     BC
         RET
 
 ; KLUFT: the middlegame king on file E, own rank B of the side at base C,

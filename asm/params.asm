@@ -48,7 +48,7 @@
 ;                         its 1,000 a pawn)
 ;
 ;   issue #11, Cray Blitz's knowledge (knowledge.asm), in three runs of
-;   words (24h-3Ch, 40h-66h, 7Dh). Each word multiplies a count in White's
+;   words (24h-3Eh, 40h-66h, 7Dh). Each word multiplies a count in White's
 ;   view (White's features minus Black's) unless said otherwise:
 ;   24h  P_KMOVE  w  -32  the king moved without castling (enemy pieces over
 ;                         P_KPHASE; the article's P_DVKMV counts it too)
@@ -69,6 +69,9 @@
 ;                         every enemy pawn than any of the other side's
 ;   3Ch  P_RHORZ  w  -16  a rook with no horizontal mobility: the squares
 ;                         beside it on its rank own men or off the board
+;   3Eh  P_HOLE   w  -8   a hole in a middlegame king's shelter (on its two
+;                         back ranks): a square of its 3rd rank, its file
+;                         or beside, no own pawn on it nor able to defend it
 ;   40h  P_DOUBL  w  -40  a doubled pawn (each beyond the first on a file)
 ;   42h  P_ISOOP  w  -48  an isolated pawn, no enemy pawn in front (open)
 ;   44h  P_ISOCL  w  -24  an isolated pawn with an enemy pawn in front
@@ -163,6 +166,7 @@ P_QTROP  EQU    PRM+36h
 P_LUFT   EQU    PRM+38h
 P_OUTP   EQU    PRM+3Ah
 P_RHORZ  EQU    PRM+3Ch
+P_HOLE   EQU    PRM+3Eh
 ; issue #11: the knowledge weights (knowledge.asm), consecutive words
 P_DOUBL  EQU    PRM+40h
 P_ISOOP  EQU    PRM+42h
@@ -226,7 +230,7 @@ DEFPRM: DB      3Ch,0           ; P_FLAGS: bits 2, 3 (#12), 4, 5 (#14)
         DW      -4,-2,-4,32     ; P_BBAD, P_NCEN, P_QCEN, P_RBEH
         DW      4,2,4           ; P_NTROP, P_RTROP, P_QTROP
         DW      -16,40          ; P_LUFT, P_OUTP
-        DW      -16             ; P_RHORZ
+        DW      -16,-8          ; P_RHORZ, P_HOLE
         ; issue #11: the knowledge weights, from offset 40h
         DS      40h-($-DEFPRM)
         DW      -40,-48,-24,-40,-24     ; P_DOUBL .. P_BKWCL

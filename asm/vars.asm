@@ -90,8 +90,8 @@ BK_WBD  EQU     BK_FRD + 2      ; 2 K+RP+wrong bishop v K (WBDRAW, #11)
 BK_LUS  EQU     BK_WBD + 2      ; 2 Lüscher's endgame module (luscher.asm,
                                 ;   #15): replaces the rest
 BKSIZE  EQU     BK_LUS + 2 - BRKDN
-BKNBAT  EQU     FVARS+9Ch       ; 1  battles listed (at most 32)
-BKBAT   EQU     FVARS+9Dh       ; 96 square piece residue, per battle
+BKNBAT  EQU     FVARS+9Eh       ; 1  battles listed (at most 32)
+BKBAT   EQU     FVARS+9Fh       ; 96 square piece residue, per battle
         IF      BRKDN + BKSIZE > BKNBAT
         ERROR   "BRKDN runs into BKNBAT"
         ENDIF

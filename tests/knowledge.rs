@@ -167,14 +167,14 @@ const ROWS: &[Row] = &[
         "b3b4",
         "4r1r1/2pp4/1p3k1p/8/3PBP2/1P6/5K1P/4R3 w - - 0 31",
     ),
-    // Ng1-f3 (WAC.207): the knight comes off the back rank towards the centre; without the
-    // term, f2-f4.
+    // ...Nc4-b6: the attacked knight retreats towards the centre, not to the rim; without
+    // the term, ...Nc4-a3 (the full build's own game).
     (
         "knight centre",
         &["P_NCEN"],
         1,
-        "g1f3",
-        "r1bq2kr/p1pp1ppp/1pn1p3/4P3/2Pb2Q1/BR6/P4PPP/3K1BNR w - - 0 20",
+        "c4b6",
+        "1r2k1nr/p3bppp/2pp4/q3p3/2n1P3/1PNQ1N2/P1P2PPP/R1B2RK1 b k - 2 13",
     ),
     // Qg3-d3 (WAC.194): the queen goes to the centre; without the term, f2-f4.
     (
@@ -240,6 +240,15 @@ const ROWS: &[Row] = &[
         1,
         "f1e1",
         "r2qr1k1/1b1nbppp/p3pn2/1p1pN3/3P1B2/2PB1N2/PP2QPPP/R4RK1 w - - 0 20",
+    ),
+    // ...Bb7xg2 (WAC.081): the pawn taken out of White's shelter leaves holes at f3 and h3
+    // that no white pawn can defend; without the term, ...Ra8-a3.
+    (
+        "king: holes in the shelter",
+        &["P_HOLE"],
+        1,
+        "b7g2",
+        "r4rk1/1bR1bppp/4pn2/1p2N3/1P6/P3P3/4BPPP/3R2K1 b - - 0 20",
     ),
     // Bf1-d3 (BK.09): the bishop takes the open diagonal towards Black's king's side; without
     // the term, Qh3-g3.
@@ -542,6 +551,24 @@ fn eval_shows_each_term_with_its_sign() {
             "rn2k3/8/8/8/8/8/8/4K3 w - - 0 40",
             "rooks: no horizontal mobility",
             16,
+        ),
+        // Holes: after g2-g3 with no e-pawn, f3 and h3 can never be defended by a pawn (g3
+        // holds its own pawn); with the pawns home, none; Black's ...g6 with e7 at home
+        // leaves h6 alone.
+        (
+            "r2q1rk1/ppp2ppp/2n5/3p4/3P4/2N3P1/PPP2P1P/R2Q1RK1 w - - 0 20",
+            "king: holes in the shelter",
+            -16,
+        ),
+        (
+            "r2q1rk1/ppp2ppp/2n5/3p4/3P4/2N5/PPP2PPP/R2Q1RK1 w - - 0 20",
+            "king: holes in the shelter",
+            0,
+        ),
+        (
+            "r2q1rk1/ppp1pp1p/2n3p1/3p4/3P4/2N5/PPP1PPPP/R2Q1RK1 w - - 0 20",
+            "king: holes in the shelter",
+            8,
         ),
         // Open diagonals: Bc1 sees b2 a3 and d2 .. h6 forward (7 squares, 3 each); a knight
         // on d2 does not close the diagonal (Black's h-pawn keeps KBNK's own evaluation

@@ -18,10 +18,10 @@ use std::fmt::Write;
 pub const CMD_EVAL: u8 = b'Q';
 
 /// The full build's knowledge terms (`asm/knowledge.asm`), after the total in `BRKDN`: one per
-/// counted feature (its weights `P_DOUBL` .. `P_KCENT`, then `P_KMOVE` .. `P_RHORZ`, then `P_BDIAG`, in block
+/// counted feature (its weights `P_DOUBL` .. `P_KCENT`, then `P_KMOVE` .. `P_HOLE`, then `P_BDIAG`, in block
 /// order), then the change the opposite-coloured bishops make to their sum (`P_OPPB`); White's
 /// view, included in the total.
-pub const KNOWLEDGE_TERMS: [&str; 35] = [
+pub const KNOWLEDGE_TERMS: [&str; 36] = [
     "pawns: doubled",
     "pawns: isolated, open file",
     "pawns: isolated, closed file",
@@ -55,6 +55,7 @@ pub const KNOWLEDGE_TERMS: [&str; 35] = [
     "king: no luft",
     "pawns: outside passed",
     "rooks: no horizontal mobility",
+    "king: holes in the shelter",
     "bishops: open diagonal squares",
     "bishops: opposite colours",
 ];

@@ -280,6 +280,13 @@ pub const PARAMS: &[ParamDef] = &[
         "rooks (#11): a rook with no horizontal mobility, the squares beside it on its rank each an own man or off the board",
     ),
     p(
+        "P_HOLE",
+        Kind::Word,
+        -256,
+        256,
+        "king (#11, enemy pieces over P_KPHASE, on its two back ranks): a hole in its shelter, a square of its 3rd rank on its file or beside that holds no own pawn and that no own pawn can defend any more",
+    ),
+    p(
         "P_DOUBL",
         Kind::Word,
         -512,
