@@ -18,7 +18,10 @@
 ; that side's direction):
 ;   doubled     each own pawn beyond the first on a file
 ;   isolated    each pawn of a file with no own pawn on either neighbour:
-;               open (no enemy pawn in front of its rearmost) or closed
+;               open (no enemy pawn in front of its rearmost) or closed;
+;               and, with P_AISO on, a pawn advanced 3 ranks or more beyond
+;               every own pawn of the neighbouring files (artificially
+;               isolated, KAISO), one more, open or closed
 ;   backward    the rearmost pawn of a file whose neighbours' own pawns all
 ;               stand further up (so none can defend it): open or closed
 ;   passed      the most advanced pawn of a file with no enemy pawn in front
@@ -621,7 +624,13 @@ KSIDE:  LD      HL,KPASSR       ; no passed pawns seen yet
         ADD     A,K_HI
         LD      L,A
         LD      B,(HL)
-        CALL    KFRONT
+        LD      A,(KISO)        ; own pawns beside it, but far behind?
+        OR      A
+        JR      Z,.pp
+        LD      A,B
+        SUB     3
+        CALL    NC,KAISO
+.pp:    CALL    KFRONT
         JR      C,.fn
         DEC     E
         CALL    KFRONT
@@ -781,6 +790,32 @@ KQUEEN: LD      HL,KC_QTROP
         LD      HL,KC_QCEN
         ADD     A,(HL)
         LD      (HL),A
+        RET
+
+; KAISO: an artificially isolated pawn (P_AISO on): file E of the side at
+; base C has own pawns beside it, but its most advanced pawn (own rank B, 3
+; or more) stands 3 ranks or more beyond every own pawn of both neighbouring
+; files (two moves or more from any support: the seed's "a pawn advances so
+; far that other pawns are unable to support it"); it counts as one more
+; isolated pawn, open or closed (KC_ISOOP, KC_ISOCL: the same weights and
+; eval lines).   in: A = B - 3, HL = its K_HI entry
+;   keeps: B, C, D, E   clobbers: A, HL   cost: 40-150 T (KSIDE calls it
+;   only for a file's most advanced pawn past its 3rd rank)
+KAISO:  DEC     L
+        CP      (HL)
+        RET     C               ; the left neighbour's can come to support
+        INC     L
+        INC     L
+        CP      (HL)
+        RET     C               ; the right neighbour's
+        LD      A,(P_AISO)
+        OR      A
+        RET     Z
+        CALL    KFRONT
+        LD      HL,KC_ISOOP
+        JR      NC,.o
+        INC     HL
+.o:     INC     (HL)
         RET
 
 ; KFRONT: carry if an enemy pawn stands in front of own rank B on file E

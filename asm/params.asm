@@ -129,6 +129,8 @@
 ;   7Dh  P_BDIAG  w   3   #11: open diagonals: per bishop, each square of its
 ;                         two forward diagonals up to a pawn or the edge (a
 ;                         word, the knowledge sum's third run)
+;   7Fh  P_AISO   b   1   #11: artificially isolated pawns counted as isolated
+;                         (knowledge.asm KAISO); 0 = off
 ; ===========================================================================
 
 PBLKSZ  EQU     80h
@@ -209,7 +211,8 @@ P_FRONT  EQU    PRM+7Ah
 P_WBDRW  EQU    PRM+7Bh
 P_OPPB   EQU    PRM+7Ch
 P_BDIAG  EQU    PRM+7Dh
-PRMUSED  EQU    7Fh             ; bytes of the block in use
+P_AISO   EQU    PRM+7Fh
+PRMUSED  EQU    80h             ; bytes of the block in use
 
 EBADPRM EQU     10h             ; 'W'/'V': block or range outside the blocks
 
@@ -251,6 +254,7 @@ DEFPRM: DB      3Ch,0           ; P_FLAGS: bits 2, 3 (#12), 4, 5 (#14)
         DB      1                       ; P_WBDRW (#11)
         DB      4                       ; P_OPPB (#11)
         DW      3                       ; P_BDIAG (#11)
+        DB      1                       ; P_AISO (#11)
         IF      $-DEFPRM != PRMUSED
         ERROR   "DEFPRM and the block layout disagree"
         ENDIF

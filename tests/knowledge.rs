@@ -23,12 +23,23 @@ const ROWS: &[Row] = &[
         "c6d5",
         "5rk1/2p4p/2p4r/3P4/4p1b1/1Q2NqPp/PP3P1K/R4R2 b - - 0 20",
     ),
-    // d4-d5 (WAC.178): the pawn goes where it is no longer judged isolated on an open file.
+    // ...Kg8-f7 (WAC.196): Black does not take ...d5xe4, which would leave three e-pawns with
+    // no pawn on the d- or f-file; without the isolated weights, ...dxe4.
     (
         "isolated",
         &["P_ISOOP", "P_ISOCL"],
         1,
-        "d4d5",
+        "g8f7",
+        "rr4k1/p1pq2pp/Q1n1pn2/2bpp3/4P3/2PP1NN1/PP3PPP/R1B1K2R b KQ - 0 20",
+    ),
+    // Rh2xh7 (WAC.178), not d4-d5: on d5 the pawn would stand three ranks beyond the c2
+    // pawn, its only neighbour, which could not come to support it in time (artificially
+    // isolated); without the term, d4-d5.
+    (
+        "artificially isolated",
+        &["P_AISO"],
+        1,
+        "h2h7",
         "3r2k1/p1rn1p1p/1p2pp2/6q1/3PQNP1/5P2/P1P4R/R5K1 w - - 0 20",
     ),
     // c3-c4 (WAC.127): the c-pawn, left behind the d4 pawn, catches up.
@@ -551,6 +562,23 @@ fn eval_shows_each_term_with_its_sign() {
             "rn2k3/8/8/8/8/8/8/4K3 w - - 0 40",
             "rooks: no horizontal mobility",
             16,
+        ),
+        // Artificially isolated: e5 three ranks beyond d2 and f2 counts as an isolated pawn
+        // (open: no black pawn in front); on e4 it does not; Black's e4 beyond d7 and f7.
+        (
+            "4k3/8/8/4P3/8/8/3P1P2/4K3 w - - 0 30",
+            "pawns: isolated, open file",
+            -48,
+        ),
+        (
+            "4k3/8/8/8/4P3/8/3P1P2/4K3 w - - 0 30",
+            "pawns: isolated, open file",
+            0,
+        ),
+        (
+            "4k3/3p1p2/8/8/4p3/8/8/4K3 w - - 0 30",
+            "pawns: isolated, open file",
+            48,
         ),
         // Holes: after g2-g3 with no e-pawn, f3 and h3 can never be defended by a pawn (g3
         // holds its own pawn); with the pawns home, none; Black's ...g6 with e7 at home

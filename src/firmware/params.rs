@@ -569,6 +569,13 @@ pub const PARAMS: &[ParamDef] = &[
         64,
         "bishops (#11): open diagonals, per bishop each square of its two forward diagonals up to a pawn (either side's) or the edge",
     ),
+    p(
+        "P_AISO",
+        Kind::Byte,
+        0,
+        1,
+        "pawns (#11): artificially isolated pawns, a pawn 3 ranks or more beyond every own pawn of the neighbouring files counted as isolated (P_ISOOP, P_ISOCL); 0 = off",
+    ),
 ];
 
 /// The definition of a parameter by name.
