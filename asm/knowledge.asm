@@ -67,6 +67,16 @@
 ;               files from every enemy pawn than any of the other side's,
 ;               and at least 3 files: +1 for White, -1 for Black, whether or
 ;               not the other has a passed pawn too (P_OUTP, KOUTP)
+;   queen-pawn  (KQPO; weights signed bytes, 0 except in the d4 block, so
+;   openings    only a game opened 1.d4 scores them: the seed's "pawn
+;               advancement ... varies depending on the type of opening")
+;               while the enemy's pieces exceed P_KPHASE, a side whose
+;               rearmost c-pawn stands on its 2nd or 3rd rank (P_QPCP: "the
+;               program strives to play c4 ... the same is true for d5 as
+;               black"); the engine's side only (KOLOR), in the middlegame,
+;               its knight on c3 (c6) in front of its pawn on c2 (c7)
+;               (P_QPKN: "it penalizes
+;               blocking the c-pawn with a knight in queen-pawn openings")
 ;   king        while the enemy's pieces exceed P_KPHASE (middlegame): steps
 ;               from the best squares (b1/g1: KFDST[file] + rank) times
 ;               P_KSQ, and each file of its zone (the edge to one past the
@@ -76,8 +86,8 @@
 ;               times P_KCENT
 ;
 ; The first 20 counters have their weights at P_DOUBL..P_KCENT, the next 14
-; at P_KMOVE..P_HOLE, the last at P_BDIAG (the block's three runs of
-; knowledge words). The board scan (KSQ1) counts rook mobility and diagonals
+; at P_KMOVE..P_HOLE, the next at P_BDIAG (the block's three runs of
+; knowledge words), the last two at the bytes P_QPCP and P_QPKN (KTERMB). The board scan (KSQ1) counts rook mobility and diagonals
 ; itself, Black's up and White's down: KNOW's negation after Black's KSIDE
 ; turns them into White minus Black with the rest.
 ;
@@ -144,10 +154,13 @@ KC_OUTP EQU     KCNT+31
 KC_RHORZ EQU    KCNT+32
 KC_HOLE EQU     KCNT+33
 KC_BDIAG EQU    KCNT+34
+KC_QPC  EQU     KCNT+35
+KC_QPN  EQU     KCNT+36
 KNT1    EQU     20              ; counters with weights P_DOUBL..P_KCENT
 KNT2    EQU     14              ; ... P_KMOVE..P_HOLE
-KNT3    EQU     1               ; ... and P_BDIAG
-KNT     EQU     KNT1 + KNT2 + KNT3      ; counters = BRKDN words
+KNT3    EQU     1               ; ... P_BDIAG
+KNT4    EQU     2               ; ... and the bytes P_QPCP, P_QPKN
+KNT     EQU     KNT1 + KNT2 + KNT3 + KNT4       ; counters = BRKDN words
 KPASSR  EQU     KV+0C0h         ; 10 KSIDE: own passed pawn's rank by file
 KRAMS   EQU     KV+0F0h         ; 1 rams on the board
 KISO    EQU     KV+0F1h         ; 1 KSIDE: 0 = the file's pawns are isolated
@@ -279,6 +292,7 @@ KNOW:   LD      HL,KV           ; the pawn tables
         JR      Z,.kr
         NEG
 .kr:    LD      (KC_RAM),A
+        CALL    KQPO            ; queen-pawn openings
         LD      HL,0            ; each counter times its weight
         LD      (KSUM),HL
         LD      HL,KCNT
@@ -292,8 +306,107 @@ KNOW:   LD      HL,KV           ; the pawn tables
         LD      IY,P_BDIAG
         LD      D,KNT3
         CALL    KSUMR
+        LD      IY,P_QPCP       ; and the two byte weights
+        LD      A,(KC_QPC)
+        CALL    KTERMB
+        LD      IY,P_QPKN
+        LD      A,(KC_QPN)
+        CALL    KTERMB
         LD      HL,(KSUM)
         JP      KOPPB
+
+; KTERMB: the counter A times the signed byte at IY into the BRKDN word at
+; BC, added to KSUM.   out: BC past it   clobbers: A, DE, HL
+;   cost: 50 T a zero counter, about 450 T another
+KTERMB: OR      A
+        JR      NZ,.m
+        LD      (BC),A
+        INC     BC
+        LD      (BC),A
+        INC     BC
+        RET
+.m:     LD      E,(IY+0)        ; the weight, sign-extended
+        LD      D,0
+        BIT     7,E
+        JR      Z,.p
+        DEC     D
+.p:     PUSH    BC
+        CALL    MULSW
+        POP     BC
+        ; fall into KPUT
+
+; KPUT: the term HL into the BRKDN word at BC, added to KSUM.
+;   out: BC past it   clobbers: A, DE
+KPUT:   LD      A,L
+        LD      (BC),A
+        INC     BC
+        LD      A,H
+        LD      (BC),A
+        INC     BC
+        LD      DE,(KSUM)
+        ADD     HL,DE
+        LD      (KSUM),HL
+        RET
+
+; KQPO: the queen-pawn openings' counters (see the header): KC_QPC, White's
+; c-pawn at home or on c3 minus Black's, each in the middlegame; KC_QPN, the
+; engine's knight on c3 (c6) in front of its c-pawn on c2 (c7) in the
+; middlegame, +1 White, -1 Black. The counters were zeroed by KNOW.
+;   clobbers: A, BC, DE, HL   cost: 41 T with both weights 0, else about
+;   400 T
+KQPO:   LD      A,(P_QPCP)      ; both weights 0 (every block but d4's by
+        LD      HL,P_QPKN       ; default): nothing to count
+        OR      (HL)
+        RET     Z
+        LD      BC,0100h        ; White (C = 0), +1
+        CALL    .c
+        LD      BC,0FF40h       ; Black (C = 40h), -1
+        CALL    .c
+        LD      C,0             ; the engine's knight, in the middlegame
+        LD      A,(KOLOR)
+        OR      A
+        JR      Z,.k
+        LD      C,40h
+.k:     CALL    KPHASE
+        RET     NC
+        LD      A,(KOLOR)
+        OR      A
+        LD      HL,BOARD+SQ_A1+22       ; c3
+        LD      DE,(PAWN << 8) | KNIGHT
+        LD      BC,01F6h    ; B = +1, C = -10: c2
+        JR      Z,.n
+        LD      HL,BOARD+SQ_A1+52       ; c6
+        LD      DE,((BLACK+PAWN) << 8) | (BLACK+KNIGHT)
+        LD      BC,0FF0Ah   ; B = -1, C = +10: c7
+.n:     LD      A,(HL)
+        AND     87h
+        CP      E
+        RET     NZ
+        LD      A,L             ; the square behind it (one page)
+        ADD     A,C
+        LD      L,A
+        LD      A,(HL)
+        AND     87h
+        CP      D
+        RET     NZ
+        LD      A,B
+        LD      (KC_QPN),A
+        RET
+.c:     CALL    KPHASE          ; the middlegame?
+        RET     NC
+        LD      A,C
+        ADD     A,K_LO+6        ; the c-file's rearmost own pawn
+        LD      L,A
+        LD      H,KVH
+        LD      A,(HL)
+        DEC     A
+        CP      2               ; on its own rank 1 or 2 (c2/c3, c7/c6)
+        RET     NC
+        LD      HL,KC_QPC
+        LD      A,(HL)
+        ADD     A,B
+        LD      (HL),A
+        RET
 
 ; KSUMR: D counters from HL times the words from IY into the BRKDN words
 ; from BC, each added to KSUM.   out: HL, BC, IY past them
@@ -319,15 +432,7 @@ KSUMR:
         LD      D,(IY+1)
         CALL    MULSW
         POP     BC
-        LD      A,L
-        LD      (BC),A
-        INC     BC
-        LD      A,H
-        LD      (BC),A
-        INC     BC
-        LD      DE,(KSUM)
-        ADD     HL,DE
-        LD      (KSUM),HL
+        CALL    KPUT
         POP     DE
         POP     HL
         JR      .nx

@@ -10,7 +10,8 @@
 ; Three stored blocks sit in expansion RAM beside the active one:
 ;   PRMBLK+000h  block 0: default      PRMBLK+080h  block 1: after 1.e4
 ;   PRMBLK+100h  block 2: after 1.d4
-; At reset all three get the ROM's defaults (DEFPRM). 'W' writes a stored
+; At reset all three get the ROM's defaults (DEFPRM), and the d4 block its
+; own where DEFD4 says (the queen-pawn openings' two terms). 'W' writes a stored
 ; block, 'V' reads one; a new game keeps them. SELPRM copies the block the
 ; game's opening picks into PRM at the start of every search and evaluation
 ; (between moves only): a game that began at the initial position and whose
@@ -26,6 +27,10 @@
 ;                         deep think after a fail low (time.asm), bit 4
 ;                         capture extension in pawn endings, bit 5
 ;                         best-reply-first at ply 2 (endgame.asm, #14)
+;   01h  P_QPCP   sb  0   #11, queen-pawn openings (knowledge.asm KQPO): a
+;                         middlegame side's c-pawn still on its 2nd or 3rd
+;                         rank (the seed's "strives to play c4"); -48 in
+;                         the d4 block (DEFD4), 0 in the others
 ;   02h  P_PAWN   w  256  material values (the exchange evaluator keeps the
 ;   04h  P_KNIGHT w  768    attacker array's 4-bit values P1 N3 B3 R5 Q9)
 ;   06h  P_BISHOP w  768
@@ -41,6 +46,10 @@
 ;   1Ah  P_DVKMV  w  -64  development: a king moved without castling
 ;   1Ch  P_DVMAJ  w  -64  development: a rook or queen moved early
 ;   1Eh  P_DVMNO  b  7    ... "early" = before this move number
+;   1Fh  P_QPKN   sb  0   #11, queen-pawn openings: the engine's knight on
+;                         c3 (c6) in front of its c-pawn on c2 (c7), in the
+;                         middlegame (the seed's development routine); -32
+;                         in the d4 block (DEFD4), 0 in the others
 ;   20h  P_BCCLMP w  192  board control plus development change clamped
 ;   22h  P_DRAWW  w  25   #12: the draw window: a draw at ply n scores
 ;                         min(n, this) for the engine, and scores positive
@@ -138,6 +147,7 @@ PRM     EQU     XRAM+000h       ; the active block
 PRMBLK  EQU     XRAM+080h       ; the three stored blocks
 
 P_FLAGS  EQU    PRM+00h
+P_QPCP   EQU    PRM+01h
 P_PAWN   EQU    PRM+02h
 P_KNIGHT EQU    PRM+04h
 P_BISHOP EQU    PRM+06h
@@ -153,6 +163,7 @@ P_DVCAS  EQU    PRM+18h
 P_DVKMV  EQU    PRM+1Ah
 P_DVMAJ  EQU    PRM+1Ch
 P_DVMNO  EQU    PRM+1Eh
+P_QPKN   EQU    PRM+1Fh
 P_BCCLMP EQU    PRM+20h
 P_DRAWW  EQU    PRM+22h
 P_KMOVE  EQU    PRM+24h
@@ -220,13 +231,15 @@ EBADPRM EQU     10h             ; 'W'/'V': block or range outside the blocks
 ; reset): the first tenant of the plug-in module the later issues fill.
         PAGE    0
         ORG     8000h
-DEFPRM: DB      3Ch,0           ; P_FLAGS: bits 2, 3 (#12), 4, 5 (#14)
+DEFPRM: DB      3Ch             ; P_FLAGS: bits 2, 3 (#12), 4, 5 (#14)
+        DB      0               ; P_QPCP (#11; the d4 block's in DEFD4)
         DW      256,768,768,1280,2304   ; P_PAWN .. P_QUEEN
         DW      256,192         ; P_XLOST, P_XWON
         DW      3840,3840       ; P_MCLAMP, P_SCLAMP
         DW      32              ; P_BCSQ
         DW      -64,192,-64,-64 ; P_DVMIN, P_DVCAS, P_DVKMV, P_DVMAJ
-        DB      7,0             ; P_DVMNO
+        DB      7               ; P_DVMNO
+        DB      0               ; P_QPKN (#11; the d4 block's in DEFD4)
         DW      192             ; P_BCCLMP
         DW      25              ; P_DRAWW
         DW      -32,-20,-12     ; P_KMOVE, P_KRMOV, P_QRMOV (#11)
@@ -258,6 +271,12 @@ DEFPRM: DB      3Ch,0           ; P_FLAGS: bits 2, 3 (#12), 4, 5 (#14)
         IF      $-DEFPRM != PRMUSED
         ERROR   "DEFPRM and the block layout disagree"
         ENDIF
+; DEFD4: where the d4 block's defaults differ (the seed's "pawn-advancement
+; scoring ... varies depending on the type of opening"): offset, value;
+; 0FFh ends.
+DEFD4:  DB      P_QPCP-PRM, -48
+        DB      P_QPKN-PRM, -32
+        DB      0FFh
         ENDPAGE
 
 ; XRAMCL: zero the expansion RAM's blocks and variables (C000h-C3FFh).
@@ -286,6 +305,22 @@ PRMRST: LD      A,PAGEOF(DEFPRM)
         LD      DE,PRMBLK+PBLKSZ
         CALL    .one
         LD      DE,PRMBLK+2*PBLKSZ
+        CALL    .one
+        LD      HL,DEFD4        ; the d4 block's own defaults
+.d4:    LD      A,(HL)
+        CP      0FFh
+        RET     Z
+        LD      DE,PRMBLK+2*PBLKSZ
+        ADD     A,E
+        LD      E,A
+        ADC     A,D
+        SUB     E
+        LD      D,A
+        INC     HL
+        LD      A,(HL)
+        LD      (DE),A
+        INC     HL
+        JR      .d4
 .one:   LD      HL,DEFPRM
         LD      BC,PRMUSED
         LDIR

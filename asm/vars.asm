@@ -90,14 +90,17 @@ BK_WBD  EQU     BK_FRD + 2      ; 2 K+RP+wrong bishop v K (WBDRAW, #11)
 BK_LUS  EQU     BK_WBD + 2      ; 2 Lüscher's endgame module (luscher.asm,
                                 ;   #15): replaces the rest
 BKSIZE  EQU     BK_LUS + 2 - BRKDN
-BKNBAT  EQU     FVARS+9Eh       ; 1  battles listed (at most 32)
-BKBAT   EQU     FVARS+9Fh       ; 96 square piece residue, per battle
-        IF      BRKDN + BKSIZE > BKNBAT
-        ERROR   "BRKDN runs into BKNBAT"
-        ENDIF
+BKNBAT  EQU     FVARS+120h      ; 1  battles listed (at most 32)
+BKBAT   EQU     FVARS+121h      ; 96 square piece residue, per battle
 SCOREW  EQU     FVARS+100h      ; 32 search: best score per ply (words)
-        IF      BKBAT + 96 > SCOREW
-        ERROR   "BKBAT runs into SCOREW"
-        ENDIF
 FVEND   EQU     FVARS+200h
+        IF      BRKDN + BKSIZE > SCOREW
+        ERROR   "BRKDN runs into SCOREW"
+        ENDIF
+        IF      SCOREW + 32 > BKNBAT
+        ERROR   "SCOREW runs into BKNBAT"
+        ENDIF
+        IF      BKBAT + 96 > FVEND
+        ERROR   "BKBAT runs past FVEND"
+        ENDIF
         ENDIF

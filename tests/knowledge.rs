@@ -672,3 +672,94 @@ fn a_king_moved_without_castling_is_penalised() {
     e.play(z80chess::firmware::FwMove::from_move(&m)).unwrap();
     assert_eq!(term(&e.eval().unwrap(), "castling: king moved"), -32);
 }
+
+/// Play UCI moves from the initial position into a fresh full build whose `[default]` has the
+/// weights `zero` at 0 (so a game opened 1.d4 uses the d4 block, with those weights 0 too).
+fn game(moves: &str, zero: &[&str]) -> Engine {
+    let text: String = zero.iter().map(|w| format!("{w} = 0\n")).collect();
+    game_with(moves, &text)
+}
+
+/// The same with the `[default]` lines `text`.
+fn game_with(moves: &str, text: &str) -> Engine {
+    let mut e = Engine::new(Build::Full).unwrap();
+    if !text.is_empty() {
+        e.load_params(&ParamFile::parse(&format!("[default]\n{text}"), "test").unwrap())
+            .unwrap();
+    }
+    z80chess::cli::search::prepare(&mut e, None, Some(moves)).unwrap();
+    e
+}
+
+/// The queen-pawn openings' two terms (KQPO) live only in the d4 block (the seed's "pawn
+/// advancement ... varies depending on the type of opening"): rows are games opened 1.d4, with
+/// the default blocks playing the move that carries the idea and the term at 0 another.
+#[test]
+fn queen_pawn_openings_turn_the_move_after_1_d4() {
+    // (term's weight, level, the move the defaults play, the game so far)
+    let rows: &[(&str, u8, &str, &str)] = &[
+        // Nb1-d2, not Nb1-c3 in front of the c-pawn (the seed's "penalizes blocking the c-pawn
+        // with a knight in queen-pawn openings").
+        (
+            "P_QPKN",
+            2,
+            "b1d2",
+            "d2d4 g8f6 g1f3 e7e6 c1g5 f8e7 e2e3 e8g8 f1d3 d7d5 e1g1 b8d7",
+        ),
+        // c2-c4 opens the position ("the program strives to play c4"); without it h2-h4.
+        (
+            "P_QPCP",
+            2,
+            "c2c4",
+            "d2d4 g8f6 g1f3 e7e6 c1g5 f8e7 e2e3 e8g8 f1d3 d7d5 e1g1 b8d7 b1d2 b7b6",
+        ),
+        // Black too ("the same is true for d5 as black"): ...c7-c5, not ...Qd8-e7.
+        (
+            "P_QPCP",
+            2,
+            "c7c5",
+            "d2d4 d7d5 g1f3 g8f6 e2e3 e7e6 f1d3 f8d6 e1g1 e8g8 b1d2 b8d7 d1e2",
+        ),
+    ];
+    let mut bad = Vec::new();
+    for &(w, level, want, moves) in rows {
+        let with = game(moves, &[]).search(level, false).unwrap().best.uci();
+        let without = game(moves, &[w]).search(level, false).unwrap().best.uci();
+        if with != want || without == want {
+            bad.push(format!(
+                "{w}: default {with}, without {without}, want {want}"
+            ));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn queen_pawn_openings_score_only_in_the_d4_block() {
+    let c = "queen-pawn opening: c-pawn not yet on c4/c5";
+    let n = "queen-pawn opening: knight before the c-pawn (engine's side)";
+    // White (the engine, to move) has blocked c2 with Nc3: -32; both c-pawns at home cancel.
+    let ev = game("d2d4 d7d5 b1c3 g8f6", &[]).eval().unwrap();
+    assert_eq!((term(&ev, c), term(&ev, n)), (0, -32));
+    // White has played c4, Black's c7 is at home: +48 for White.
+    let ev = game("d2d4 d7d5 c2c4 b8c6", &[]).eval().unwrap();
+    assert_eq!((term(&ev, c), term(&ev, n)), (48, 0));
+    // Black (the engine) blocks c7 with ...Nc6 in front of it: +32 in White's view.
+    let ev = game("d2d4 d7d5 c2c4 b8c6 g1f3", &[]).eval().unwrap();
+    assert_eq!(term(&ev, n), 32);
+    // The same features after 1.e4 (the e4 block) or in a set-up position (the default
+    // block) score nothing.
+    let ev = game("e2e4 d7d5 b1c3 g8f6", &[]).eval().unwrap();
+    assert_eq!((term(&ev, c), term(&ev, n)), (0, 0));
+    let ev = eval("r1bqkbnr/ppp1pppp/2n5/3p4/2PP4/8/PP2PPPP/RNBQKBNR w KQkq - 1 3");
+    assert_eq!(term(&ev, c), 0);
+    // In the endgame (the enemy's pieces at P_KPHASE or less) neither counts.
+    let ev = game_with("d2d4 d7d5 b1c3 g8f6", "P_KPHASE = 40\n")
+        .eval()
+        .unwrap();
+    assert_eq!((term(&ev, c), term(&ev, n)), (0, 0));
+    let ev = game_with("d2d4 d7d5 c2c4 b8c6", "P_KPHASE = 40\n")
+        .eval()
+        .unwrap();
+    assert_eq!(term(&ev, c), 0);
+}

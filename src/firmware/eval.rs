@@ -18,10 +18,10 @@ use std::fmt::Write;
 pub const CMD_EVAL: u8 = b'Q';
 
 /// The full build's knowledge terms (`asm/knowledge.asm`), after the total in `BRKDN`: one per
-/// counted feature (its weights `P_DOUBL` .. `P_KCENT`, then `P_KMOVE` .. `P_HOLE`, then `P_BDIAG`, in block
-/// order), then the change the opposite-coloured bishops make to their sum (`P_OPPB`); White's
+/// counted feature (its weights `P_DOUBL` .. `P_KCENT`, then `P_KMOVE` .. `P_HOLE`, then `P_BDIAG`, then
+/// the queen-pawn openings' bytes `P_QPCP` and `P_QPKN`), then the change the opposite-coloured bishops make to their sum (`P_OPPB`); White's
 /// view, included in the total.
-pub const KNOWLEDGE_TERMS: [&str; 36] = [
+pub const KNOWLEDGE_TERMS: [&str; 38] = [
     "pawns: doubled",
     "pawns: isolated, open file",
     "pawns: isolated, closed file",
@@ -57,6 +57,8 @@ pub const KNOWLEDGE_TERMS: [&str; 36] = [
     "rooks: no horizontal mobility",
     "king: holes in the shelter",
     "bishops: open diagonal squares",
+    "queen-pawn opening: c-pawn not yet on c4/c5",
+    "queen-pawn opening: knight before the c-pawn (engine's side)",
     "bishops: opposite colours",
 ];
 

@@ -103,6 +103,13 @@ pub const PARAMS: &[ParamDef] = &[
         0x3F,
         "search additions on: bit 0 transposition table, 1 aspiration windows, 2 repetition and 50-move draws scored by ply (P_DRAWW), 3 deep think after a fail low in a timed search, 4 capture extension (captures at the leaves searched up to two plies further when the root is a king-and-pawn ending), 5 best-reply-first at ply 2 (#14)",
     ),
+    p(
+        "P_QPCP",
+        Kind::SByte,
+        -128,
+        127,
+        "queen-pawn openings (#11): a side whose rearmost c-pawn still stands on its 2nd or 3rd rank, while the enemy's pieces exceed P_KPHASE (the seed's \"strives to play c4 ... the same is true for d5 as black\"); ROM default -48 in the d4 block, 0 in the others",
+    ),
     p("P_PAWN", Kind::Word, 0, 512, "material: a pawn"),
     p("P_KNIGHT", Kind::Word, 0, 1536, "material: a knight"),
     p("P_BISHOP", Kind::Word, 0, 1536, "material: a bishop"),
@@ -171,6 +178,13 @@ pub const PARAMS: &[ParamDef] = &[
         0,
         255,
         "the move number before which a rook or queen move is early",
+    ),
+    p(
+        "P_QPKN",
+        Kind::SByte,
+        -128,
+        127,
+        "queen-pawn openings (#11): the engine's knight on c3 (c6) in front of its c-pawn on c2 (c7), while the enemy's pieces exceed P_KPHASE (the seed's development routine: \"penalizes blocking the c-pawn with a knight in queen-pawn openings\"); ROM default -32 in the d4 block, 0 in the others",
     ),
     p(
         "P_BCCLMP",
