@@ -77,6 +77,14 @@
 ;               its knight on c3 (c6) in front of its pawn on c2 (c7)
 ;               (P_QPKN: "it penalizes
 ;               blocking the c-pawn with a knight in queen-pawn openings")
+;   moved twice (KDEV2, the engine's side only, as the seed's development
+;               routine): each of the engine's moves in the search path
+;               (LASTMV, then each SRCH frame's F_ENTRY up to ply 1; the
+;               engine moves at odd plies) whose flags say its man had moved
+;               before, until move 15 and while a knight or bishop stands
+;               unmoved on its home square or the king has not castled
+;               (P_DVTWC). 0 outside a search (PATHON: the root's and 'Q''s
+;               evaluations), so `eval` shows it as 0
 ;   king        while the enemy's pieces exceed P_KPHASE (middlegame): steps
 ;               from the best squares (b1/g1: KFDST[file] + rank) times
 ;               P_KSQ, and each file of its zone (the edge to one past the
@@ -87,9 +95,10 @@
 ;
 ; The first 20 counters have their weights at P_DOUBL..P_KCENT, the next 14
 ; at P_KMOVE..P_HOLE, the next at P_BDIAG (the block's three runs of
-; knowledge words), the last two at the bytes P_QPCP and P_QPKN (KTERMB). The board scan (KSQ1) counts rook mobility and diagonals
-; itself, Black's up and White's down: KNOW's negation after Black's KSIDE
-; turns them into White minus Black with the rest.
+; knowledge words), the last three at the bytes P_QPCP, P_QPKN and P_DVTWC
+; (KTERMB). The board scan (KSQ1) counts rook mobility and diagonals itself,
+; Black's up and White's down: KNOW's negation after Black's KSIDE turns them
+; into White minus Black with the rest.
 ;
 ; And after the sum (KOPPB): in an ending of bishops of opposite colours
 ; (one bishop each and nothing else but pawns) with neither side two pawns
@@ -156,10 +165,11 @@ KC_HOLE EQU     KCNT+33
 KC_BDIAG EQU    KCNT+34
 KC_QPC  EQU     KCNT+35
 KC_QPN  EQU     KCNT+36
+KC_DV2  EQU     KCNT+37
 KNT1    EQU     20              ; counters with weights P_DOUBL..P_KCENT
 KNT2    EQU     14              ; ... P_KMOVE..P_HOLE
 KNT3    EQU     1               ; ... P_BDIAG
-KNT4    EQU     2               ; ... and the bytes P_QPCP, P_QPKN
+KNT4    EQU     3               ; ... and the bytes P_QPCP, P_QPKN, P_DVTWC
 KNT     EQU     KNT1 + KNT2 + KNT3 + KNT4       ; counters = BRKDN words
 KPASSR  EQU     KV+0C0h         ; 10 KSIDE: own passed pawn's rank by file
 KRAMS   EQU     KV+0F0h         ; 1 rams on the board
@@ -293,6 +303,7 @@ KNOW:   LD      HL,KV           ; the pawn tables
         NEG
 .kr:    LD      (KC_RAM),A
         CALL    KQPO            ; queen-pawn openings
+        CALL    KDEV2           ; a man moved twice in the search path
         LD      HL,0            ; each counter times its weight
         LD      (KSUM),HL
         LD      HL,KCNT
@@ -311,6 +322,9 @@ KNOW:   LD      HL,KV           ; the pawn tables
         CALL    KTERMB
         LD      IY,P_QPKN
         LD      A,(KC_QPN)
+        CALL    KTERMB
+        LD      IY,P_DVTWC
+        LD      A,(KC_DV2)
         CALL    KTERMB
         LD      HL,(KSUM)
         JP      KOPPB
@@ -346,6 +360,88 @@ KPUT:   LD      A,L
         LD      DE,(KSUM)
         ADD     HL,DE
         LD      (KSUM),HL
+        RET
+
+; KDEV2: KC_DV2 = the engine's moves in the search path that move a man
+; already moved (the flags' "first" bit clear), +n for White, -n for Black,
+; while the development rule lasts (see the header). The path: LASTMV is the
+; move of ply F_PLY (IX's frame: SRCH's leaf, or SORTM's EVAL of a move of
+; that node), each parent frame (its address at IX+SFRAME, pushed by SRCH)
+; holds its ply's move in F_ENTRY. With the transposition table on, a stored
+; score carries the path's count, as in the seed's program (the table is off
+; by default).
+;   keeps: IX   clobbers: A, BC, DE, HL   cost: 40 T with the weight 0 or
+;   outside a search, about 100 T a ply of the path, 400 T more with a count
+KDEV2:  LD      A,(P_DVTWC)
+        OR      A
+        RET     Z
+        LD      A,(PATHON)
+        OR      A
+        RET     Z
+        LD      A,(MOVENO)      ; dropped after move 15
+        CP      16
+        RET     NC
+        PUSH    IX
+        LD      C,0             ; C = the count
+        LD      HL,(LASTMV)
+        LD      B,(IX+F_PLY)    ; B = the ply of the move at HL
+.m:     BIT     0,B             ; an odd ply: the engine's move
+        JR      Z,.nx
+        LD      DE,4            ; its flags
+        ADD     HL,DE
+        BIT     4,(HL)          ; its man's first move?
+        JR      NZ,.nx
+        INC     C
+.nx:    DEC     B
+        JR      Z,.end
+        LD      E,(IX+SFRAME)   ; the parent's frame
+        LD      D,(IX+SFRAME+1)
+        PUSH    DE
+        POP     IX
+        LD      L,(IX+F_ENTRY)
+        LD      H,(IX+F_ENTRY+1)
+        JR      .m
+.end:   POP     IX
+        LD      A,C
+        OR      A
+        RET     Z
+        LD      A,(KOLOR)       ; the engine's side: castled?
+        OR      A
+        LD      HL,KV+K_KB
+        LD      DE,BOARD+SQ_A1+1        ; b1
+        JR      Z,.k
+        LD      HL,KV+40h+K_KB
+        LD      DE,BOARD+SQ_A8+1        ; b8
+.k:     BIT     4,(HL)          ; CASTLD
+        JR      Z,.cnt
+        EX      DE,HL           ; a knight or bishop at home?
+        LD      B,A             ; B = its colour (00h/80h)
+        CALL    .home           ; b
+        JR      Z,.cnt
+        INC     L
+        CALL    .home           ; c
+        JR      Z,.cnt
+        INC     L
+        INC     L
+        INC     L
+        CALL    .home           ; f
+        JR      Z,.cnt
+        INC     L
+        CALL    .home           ; g
+        RET     NZ              ; all developed and castled: dropped
+.cnt:   LD      A,(KOLOR)
+        OR      A
+        LD      A,C
+        JR      Z,.w
+        NEG
+.w:     LD      (KC_DV2),A
+        RET
+.home:  LD      A,(HL)          ; Z: an unmoved knight or bishop of colour B
+        AND     8Fh             ; colour, moved, type
+        XOR     B
+        CP      KNIGHT
+        RET     Z
+        CP      BISHOP
         RET
 
 ; KQPO: the queen-pawn openings' counters (see the header): KC_QPC, White's

@@ -103,6 +103,13 @@
 ;   66h  P_KCENT  w  -12  endgame king: per step from the centre
 ;   68h  P_KPHASE b  13   middlegame while the enemy's pieces (N3 B3 R5 Q9)
 ;                         exceed this (the seed's 13,000)
+;   69h  P_DVTWC  sb -24  development (knowledge.asm KDEV2): each of the
+;                         engine's moves in the search path that moves a
+;                         man already moved, until move 15 and while a
+;                         knight or bishop is at home or the king has not
+;                         castled (the seed's "moving any piece twice before
+;                         moving all pieces once"); counted against the
+;                         engine's side only
 ;
 ;   issue #14, king-and-pawn endings (kpend.asm, endgame.asm), scored only
 ;   when nothing but kings and pawns is left:
@@ -202,6 +209,7 @@ P_KHALF  EQU    PRM+62h
 P_KSQ    EQU    PRM+64h
 P_KCENT  EQU    PRM+66h
 P_KPHASE EQU    PRM+68h
+P_DVTWC  EQU    PRM+69h
 ; issue #14: pawn endings
 P_RACE   EQU    PRM+6Ah
 P_EGAPP  EQU    PRM+6Ch         ; End-Game's weights, consecutive signed bytes
@@ -255,7 +263,8 @@ DEFPRM: DB      3Ch             ; P_FLAGS: bits 2, 3 (#12), 4, 5 (#14)
         DW      48,24,64                ; P_ROPEN, P_RHALF, P_R7TH
         DW      96,64                   ; P_BPAIR, P_OUTPO
         DW      -64,-40,-24,-16,-12     ; P_KOPEN .. P_KCENT
-        DB      13,0                    ; P_KPHASE
+        DB      13                      ; P_KPHASE
+        DB      -24                     ; P_DVTWC (#11)
         ; issue #14: pawn endings, from offset 6Ah
         DW      1536                    ; P_RACE
         DB      -77,-26,3,-51           ; P_EGAPP .. P_EGDBL

@@ -1086,6 +1086,8 @@ BKADD:  PUSH    HL
 ; ---------------------------------------------------------------------------
 CEVAL:
         IF      BUILD == B_FULL
+        XOR     A               ; no search path (knowledge.asm KDEV2)
+        LD      (PATHON),A
         CALL    SELPRM
         LD      A,(COLOR)       ; the engine's side: the side to move
         LD      (KOLOR),A

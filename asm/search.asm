@@ -134,6 +134,8 @@ FNDMOV: LD      A,(MOVENO)
         LD      HL,0
         LD      (BESTM),HL
         IF      BUILD == B_FULL
+        XOR     A               ; no search path at the root's POINTS
+        LD      (PATHON),A
         LD      HL,SCOREW       ; every ply's best: -32768, below any score
         LD      B,16
 .z:     LD      (HL),0
@@ -163,6 +165,10 @@ FNDMOV: LD      A,(MOVENO)
         LD      (BC0),A
         LD      A,(MTRL)
         LD      (MV0),A
+        ENDIF
+        IF      BUILD == B_FULL
+        LD      A,1             ; from here POINTS sees a search path
+        LD      (PATHON),A
         ENDIF
         LD      A,1
         JP      SRCH

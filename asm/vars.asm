@@ -64,6 +64,9 @@ GAMSTD  EQU     FVARS+0Ah       ; 1  the game began at the initial position
 EVBRK   EQU     FVARS+0Bh       ; 1  POINTS lists its battles (the 'Q' command)
 BESTMV  EQU     FVARS+0Ch       ; 5  the last completed depth's move: from to
                                 ;    promo score(2)
+PATHON  EQU     FVARS+11h       ; 1  POINTS runs inside SRCH: LASTMV and the IX
+                                ;    frames hold the search path (knowledge.asm
+                                ;    KDEV2); 0 at the root's and 'Q''s POINTS
 ; BRKDN: POINTS' last score, term by term, signed words in White's view;
 ; they add up to BK_TOT (VALMW is BK_TOT for Black to move, -BK_TOT for White).
 BRKDN   EQU     FVARS+20h

@@ -77,13 +77,15 @@ const ROWS: &[Row] = &[
         "2q1rr1k/3bbnnp/p2p1pp1/2pPp3/PpP1P1P1/1P2BNNP/2BQ1PRK/7R b - - 0 20",
     ),
     // Black, the engine, with all eight pawns, trades one at once: ...c5xd4; without the term,
-    // ...e6-e5 (the full build's own game, a Sicilian-like Ruy Lopez).
+    // ...e6-e5 (the full build's own game, a Sicilian-like Ruy Lopez, at move 6). Its move
+    // number is raised to 16, past the development rule (P_DVTWC: until move 15): at move 6
+    // ...c5xd4, the c-pawn's second move, costs that term's 24 and ...a7-a6 is played.
     (
         "eight pawns",
         &["P_EIGHT"],
         2,
         "c5d4",
-        "r1bqkb1r/pp1p1ppp/2n1p1n1/1Bp5/3PP3/2N2N2/PPP2PPP/R1BQ1RK1 b kq - 0 6",
+        "r1bqkb1r/pp1p1ppp/2n1p1n1/1Bp5/3PP3/2N2N2/PPP2PPP/R1BQ1RK1 b kq - 0 16",
     ),
     // Rf1-e1, the rook to the open e-file (WAC.011).
     (
@@ -691,13 +693,18 @@ fn game_with(moves: &str, text: &str) -> Engine {
     e
 }
 
-/// The queen-pawn openings' two terms (KQPO) live only in the d4 block (the seed's "pawn
-/// advancement ... varies depending on the type of opening"): rows are games opened 1.d4, with
-/// the default blocks playing the move that carries the idea and the term at 0 another.
+/// Rows that need a game from the initial position: the queen-pawn openings' two terms (KQPO)
+/// live only in the d4 block (the seed's "pawn advancement ... varies depending on the type of
+/// opening"), and the moved-twice term (KDEV2) reads the search path and the move number. The
+/// default blocks play the move that carries the idea, the term at 0 another.
 #[test]
-fn queen_pawn_openings_turn_the_move_after_1_d4() {
+fn terms_of_the_game_turn_the_move() {
     // (term's weight, level, the move the defaults play, the game so far)
     let rows: &[(&str, u8, &str, &str)] = &[
+        // Nb1-c3, developing, rather than d4xe5, the d-pawn's second move in a skirmish that
+        // (at depth 3) also moves the queen ("penalizes moving any piece twice before moving
+        // all pieces once").
+        ("P_DVTWC", 3, "b1c3", "e2e4 e7e5 g1f3 d7d6 d2d4 c8g4"),
         // Nb1-d2, not Nb1-c3 in front of the c-pawn (the seed's "penalizes blocking the c-pawn
         // with a knight in queen-pawn openings").
         (

@@ -50,6 +50,9 @@
 //!   bench's set-up positions score nothing): same trees, +0.50% T-states (the two byte
 //!   terms' sum and KQPO's test of its weights, about 250 T per evaluation, and the sum's
 //!   store made one routine, KPUT, for word and byte weights: 27 T per non-zero counter).
+//! - issue #11: a man moved twice in the search path (KDEV2, P_DVTWC -24, the engine's side,
+//!   until move 15): 21892 moves made (-2.7%), -0.9% T-states (three of the five bench
+//!   positions are at moves 4-10, where it orders and cuts differently).
 
 use z80chess::firmware::{parse_fen, sargon, Build};
 use z80chess::profile::bench::{signature, POSITIONS};
@@ -58,7 +61,7 @@ use z80chess::profile::bench::{signature, POSITIONS};
 const EXPECTED: [(Build, u64, u64); 3] = [
     (Build::Article, 19702, 1231501611),
     (Build::B1978, 18983, 3278211033),
-    (Build::Full, 22488, 2168658964),
+    (Build::Full, 21892, 2148412151),
 ];
 
 #[test]

@@ -19,9 +19,9 @@ pub const CMD_EVAL: u8 = b'Q';
 
 /// The full build's knowledge terms (`asm/knowledge.asm`), after the total in `BRKDN`: one per
 /// counted feature (its weights `P_DOUBL` .. `P_KCENT`, then `P_KMOVE` .. `P_HOLE`, then `P_BDIAG`, then
-/// the queen-pawn openings' bytes `P_QPCP` and `P_QPKN`), then the change the opposite-coloured bishops make to their sum (`P_OPPB`); White's
+/// the bytes `P_QPCP`, `P_QPKN` and `P_DVTWC`; the last is 0 outside a search), then the change the opposite-coloured bishops make to their sum (`P_OPPB`); White's
 /// view, included in the total.
-pub const KNOWLEDGE_TERMS: [&str; 38] = [
+pub const KNOWLEDGE_TERMS: [&str; 39] = [
     "pawns: doubled",
     "pawns: isolated, open file",
     "pawns: isolated, closed file",
@@ -59,6 +59,7 @@ pub const KNOWLEDGE_TERMS: [&str; 38] = [
     "bishops: open diagonal squares",
     "queen-pawn opening: c-pawn not yet on c4/c5",
     "queen-pawn opening: knight before the c-pawn (engine's side)",
+    "development: a man moved twice (engine's side, search path)",
     "bishops: opposite colours",
 ];
 

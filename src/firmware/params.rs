@@ -448,6 +448,13 @@ pub const PARAMS: &[ParamDef] = &[
         "king (#11): middlegame safety while the enemy's pieces (N3 B3 R5 Q9) exceed this, else endgame centralisation (the seed's 13,000 = 13)",
     ),
     p(
+        "P_DVTWC",
+        Kind::SByte,
+        -128,
+        127,
+        "development (#11, the engine's side only): each of its moves in the search path that moves a man already moved, until move 15 and while a knight or bishop is at home or the king has not castled (the seed's \"penalizes moving any piece twice before moving all pieces once\"); 0 outside a search, so eval shows 0",
+    ),
+    p(
         "P_RACE",
         Kind::Word,
         0,
