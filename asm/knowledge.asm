@@ -75,8 +75,8 @@
 ;               program strives to play c4 ... the same is true for d5 as
 ;               black"); the engine's side only (KOLOR), in the middlegame,
 ;               its knight on c3 (c6) in front of its pawn on c2 (c7)
-;               (P_QPKN: "it penalizes
-;               blocking the c-pawn with a knight in queen-pawn openings")
+;               (P_QPKN: "it penalizes blocking the c-pawn with a knight in
+;               queen-pawn openings")
 ;   moved twice (KDEV2, the engine's side only, as the seed's development
 ;               routine): each of the engine's moves in the search path
 ;               (LASTMV, then each SRCH frame's F_ENTRY up to ply 1; the
@@ -331,7 +331,7 @@ KNOW:   LD      HL,KV           ; the pawn tables
 
 ; KTERMB: the counter A times the signed byte at IY into the BRKDN word at
 ; BC, added to KSUM.   out: BC past it   clobbers: A, DE, HL
-;   cost: 50 T a zero counter, about 450 T another
+;   cost: 50 T a zero counter, about 480 T another
 KTERMB: OR      A
         JR      NZ,.m
         LD      (BC),A
@@ -339,12 +339,12 @@ KTERMB: OR      A
         LD      (BC),A
         INC     BC
         RET
-.m:     LD      E,(IY+0)        ; the weight, sign-extended
-        LD      D,0
-        BIT     7,E
-        JR      Z,.p
-        DEC     D
-.p:     PUSH    BC
+.m:     PUSH    BC
+        PUSH    AF              ; the counter
+        LD      A,(IY+0)        ; the weight, sign-extended (points.asm)
+        CALL    SEXT
+        EX      DE,HL
+        POP     AF
         CALL    MULSW
         POP     BC
         ; fall into KPUT
