@@ -479,6 +479,44 @@ fn eval_shows_the_module_and_p_lus_turns_it_off() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// One engine evaluating one position after another (as `tune` does): the module's word, and
+/// the wrong-bishop draw's, belong to the position that set them and are 0 in the next
+/// (they were left standing in BRKDN, and the next breakdown no longer added up to its total).
+#[test]
+fn a_module_position_leaves_nothing_in_the_next_breakdown() {
+    use z80chess::firmware::{parse_fen, sargon};
+    let mut e = Engine::new(Build::Full).unwrap();
+    let mut eval = |fen: &str| {
+        sargon::load(&mut e, &parse_fen(fen).unwrap()).unwrap();
+        e.eval().unwrap_or_else(|err| panic!("{fen}: {err}"))
+    };
+    let term = |ev: &z80chess::firmware::eval::Evaluation, name: &str| {
+        ev.terms
+            .iter()
+            .find(|t| t.name.starts_with(name))
+            .unwrap_or_else(|| panic!("no term {name}"))
+            .value
+    };
+    let krk = eval("8/8/8/4k3/8/8/8/R3K3 b - - 0 40");
+    assert_ne!(term(&krk, "Lüscher"), 0);
+    // a middlegame (KNOW and KPEND's other path) and a pawn ending (KPEND's pawn path)
+    for fen in [
+        "r1bq1rk1/pp2ppbp/2np1np1/8/3NP3/2N1BP2/PPPQ2PP/R3KB1R b KQ - 3 9",
+        "8/8/8/4k3/8/8/8/R3K3 b - - 0 40",
+        "8/5pk1/8/8/8/8/5PK1/8 w - - 0 40",
+    ] {
+        let ev = eval(fen);
+        if !fen.starts_with("8/8/8/4k3") {
+            assert_eq!(term(&ev, "Lüscher"), 0, "{fen}");
+        }
+    }
+    // K+RP+wrong bishop v K, then a pawn ending
+    let wb = eval("1k6/8/8/8/P7/8/8/2B1K3 b - - 0 50");
+    assert_ne!(term(&wb, "K+RP+wrong bishop"), 0, "the draw applies");
+    let kp = eval("8/5pk1/8/8/8/8/5PK1/8 w - - 0 40");
+    assert_eq!(term(&kp, "K+RP+wrong bishop"), 0);
+}
+
 #[test]
 #[ignore = "every KRK position and 100,000 of each four-man ending: about 50 minutes"]
 fn the_z80_module_is_the_host_model_on_every_krk_position() {
