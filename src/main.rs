@@ -125,6 +125,9 @@ enum Command {
         #[arg(long)]
         params: Option<PathBuf>,
     },
+    /// Fit the full build's knowledge weights to the results of played games (Texel's method):
+    /// prints what each weight is worth and writes a parameter file.
+    Tune(z80chess::firmware::tune::TuneArgs),
     /// Step-debug the firmware (or an assembly program) at the source level.
     Debug(z80chess::debug::DebugArgs),
     /// Profile one search: calls and T-states per routine, collapsed stacks.
@@ -196,6 +199,7 @@ fn main() -> ExitCode {
             | Command::Search { .. }
             | Command::Eval { .. }
             | Command::Params { .. }
+            | Command::Tune(_)
             | Command::Profile(_)
             | Command::Regress(_)
             | Command::Bench { .. }
@@ -279,6 +283,9 @@ fn main() -> ExitCode {
                 .map(|s| print!("{s}"))
                 .map_err(|e| e.to_string())
         }
+        Command::Tune(args) => z80chess::firmware::tune::cli(&args)
+            .map(|s| print!("{s}"))
+            .map_err(|e| e.to_string()),
         Command::Debug(args) => z80chess::debug::cli(&args),
         Command::Profile(args) => z80chess::profile::cli::profile_cli(&args),
         Command::Regress(args) => z80chess::profile::cli::regress_cli(&args),

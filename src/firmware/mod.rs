@@ -10,6 +10,7 @@ pub mod params;
 pub mod protocol;
 pub mod rom;
 pub mod sargon;
+pub mod tune;
 
 use crate::machine::{Machine, RomError, StopReason};
 use crate::z80::TStates;

@@ -406,19 +406,82 @@ pub fn read_epd(text: &str) -> Result<Vec<Opening>, (usize, String)> {
     Ok(out)
 }
 
-/// PGN games (tags, movetext with comments, variations and NAGs skipped); each game's moves
-/// from its start (its FEN tag, or the initial position) make one opening.
-pub fn read_pgn(text: &str) -> Result<Vec<Opening>, (usize, String)> {
-    struct Pending {
-        line: usize,
-        tags: Vec<(String, String)>,
-        moves: Vec<(usize, String)>,
+/// One PGN game as written: where it starts, its tags, its main line's tokens (moves, move
+/// numbers, the result) with their lines, and the comments of the main line, each with the
+/// number of tokens before it (so a comment follows token `at - 1`).
+#[derive(Clone, Debug, Default)]
+pub struct PgnGame {
+    pub line: usize,
+    pub tags: Vec<(String, String)>,
+    pub tokens: Vec<(usize, String)>,
+    pub comments: Vec<(usize, String)>,
+}
+
+/// A move of a PGN game and the comment after it.
+pub type MoveWithComment<'a> = (Move, Option<&'a str>);
+
+impl PgnGame {
+    /// A tag's value (names compared without case).
+    pub fn tag(&self, name: &str) -> Option<String> {
+        self.tags
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.clone())
     }
+
+    /// Where the game starts: its FEN tag, or the initial position.
+    pub fn start(&self) -> Result<Chess, (usize, String)> {
+        match self.tag("FEN") {
+            Some(f) => {
+                let setup: Fen = f
+                    .parse()
+                    .map_err(|e| (self.line, format!("bad FEN tag '{f}': {e}")))?;
+                setup
+                    .into_position(CastlingMode::Standard)
+                    .map_err(|e| (self.line, format!("impossible FEN tag '{f}': {e}")))
+            }
+            None => Ok(Chess::default()),
+        }
+    }
+
+    /// The main line's moves from `start()`, each with the comment that follows it (if any).
+    pub fn moves(&self) -> Result<Vec<MoveWithComment<'_>>, (usize, String)> {
+        let mut pos = self.start()?;
+        let mut out: Vec<(Move, Option<&str>)> = Vec::new();
+        for (k, (n, t)) in self.tokens.iter().enumerate() {
+            if matches!(t.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*") {
+                break;
+            }
+            if t.starts_with('$') {
+                continue;
+            }
+            if let Some(m) = san_token(&pos, t).map_err(|e| (*n, e))? {
+                pos.play_unchecked(m);
+                let comment = self
+                    .comments
+                    .iter()
+                    .find(|(at, _)| *at == k + 1)
+                    .map(|(_, c)| c.as_str());
+                out.push((m, comment));
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Split PGN text into games (tags, the main line's tokens and comments; variations, NAGs
+/// and escape lines skipped).
+pub fn parse_pgn(text: &str) -> Result<Vec<PgnGame>, (usize, String)> {
     let mut games = Vec::new();
-    let mut cur: Option<Pending> = None;
+    let mut cur: Option<PgnGame> = None;
     let mut in_moves = false;
     let mut depth = 0usize; // variation nesting
     let mut in_comment = false;
+    let mut comment = String::new();
+    let new_game = |n: usize| PgnGame {
+        line: n,
+        ..PgnGame::default()
+    };
     for (i, raw) in text.lines().enumerate() {
         let n = i + 1;
         let line = raw.trim();
@@ -427,11 +490,7 @@ pub fn read_pgn(text: &str) -> Result<Vec<Opening>, (usize, String)> {
                 games.extend(cur.take());
                 in_moves = false;
             }
-            let g = cur.get_or_insert(Pending {
-                line: n,
-                tags: Vec::new(),
-                moves: Vec::new(),
-            });
+            let g = cur.get_or_insert_with(|| new_game(n));
             let inner = line
                 .strip_prefix('[')
                 .and_then(|l| l.strip_suffix(']'))
@@ -452,20 +511,25 @@ pub fn read_pgn(text: &str) -> Result<Vec<Opening>, (usize, String)> {
         }
         // Movetext.
         let mut tok = String::new();
-        let flush = |tok: &mut String, cur: &mut Option<Pending>| {
+        let flush = |tok: &mut String, cur: &mut Option<PgnGame>| {
             if !tok.is_empty() {
-                let g = cur.get_or_insert(Pending {
-                    line: n,
-                    tags: Vec::new(),
-                    moves: Vec::new(),
-                });
-                g.moves.push((n, std::mem::take(tok)));
+                let g = cur.get_or_insert_with(|| new_game(n));
+                g.tokens.push((n, std::mem::take(tok)));
             }
         };
         for c in line.chars() {
             if in_comment {
                 if c == '}' {
                     in_comment = false;
+                    if depth == 0 {
+                        let g = cur.get_or_insert_with(|| new_game(n));
+                        let at = g.tokens.len();
+                        g.comments
+                            .push((at, std::mem::take(&mut comment).trim().to_string()));
+                    }
+                    comment.clear();
+                } else {
+                    comment.push(c);
                 }
                 continue;
             }
@@ -499,51 +563,37 @@ pub fn read_pgn(text: &str) -> Result<Vec<Opening>, (usize, String)> {
                 }
             }
         }
+        if in_comment {
+            comment.push(' ');
+        }
         if depth == 0 {
             flush(&mut tok, &mut cur);
         }
-        in_moves = in_moves || cur.as_ref().is_some_and(|g| !g.moves.is_empty());
+        in_moves = in_moves || cur.as_ref().is_some_and(|g| !g.tokens.is_empty());
     }
     if in_comment {
         return Err((text.lines().count(), "a comment '{' is never closed".into()));
     }
     games.extend(cur.take());
+    Ok(games)
+}
+
+/// PGN games (tags, movetext with comments, variations and NAGs skipped); each game's moves
+/// from its start (its FEN tag, or the initial position) make one opening.
+pub fn read_pgn(text: &str) -> Result<Vec<Opening>, (usize, String)> {
+    let games = parse_pgn(text)?;
     let mut out = Vec::new();
     for g in games {
-        let tag = |name: &str| {
-            g.tags
-                .iter()
-                .find(|(k, _)| k.eq_ignore_ascii_case(name))
-                .map(|(_, v)| v.clone())
-        };
-        let start = match tag("FEN") {
-            Some(f) => {
-                let setup: Fen = f
-                    .parse()
-                    .map_err(|e| (g.line, format!("bad FEN tag '{f}': {e}")))?;
-                setup
-                    .into_position(CastlingMode::Standard)
-                    .map_err(|e| (g.line, format!("impossible FEN tag '{f}': {e}")))?
-            }
-            None => Chess::default(),
-        };
+        let start = g.start()?;
+        let moves: Vec<Move> = g.moves()?.into_iter().map(|(m, _)| m).collect();
         let mut pos = start.clone();
-        let mut moves = Vec::new();
-        for (n, t) in &g.moves {
-            if matches!(t.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*") {
-                break;
-            }
-            if t.starts_with('$') {
-                continue;
-            }
-            if let Some(m) = san_token(&pos, t).map_err(|e| (*n, e))? {
-                pos.play_unchecked(m);
-                moves.push(m);
-            }
+        for m in &moves {
+            pos.play_unchecked(*m);
         }
         playable(&pos).map_err(|e| (g.line, e))?;
-        let name = tag("Opening")
-            .or_else(|| tag("Event"))
+        let name = g
+            .tag("Opening")
+            .or_else(|| g.tag("Event"))
             .filter(|s| !s.is_empty() && s != "?")
             .unwrap_or_else(|| format!("game at line {}", g.line));
         out.push(Opening { name, start, moves });
