@@ -160,6 +160,11 @@ pub struct Model {
     pub s: Vec<f64>,
 }
 
+/// The predicted result of an evaluation `e` (White's view) at scale `k`.
+fn logistic(k: f64, e: f64) -> f64 {
+    1.0 / (1.0 + (-k * e).exp())
+}
+
 impl Model {
     fn predict(&self, x: &Sample) -> f64 {
         let e = x.fixed
@@ -170,7 +175,7 @@ impl Model {
                 .sum::<f64>()
             + self.s[x.white]
             - self.s[x.black];
-        1.0 / (1.0 + (-self.k * e).exp())
+        logistic(self.k, e)
     }
 
     /// Mean squared error over the samples whose `holdout` is `which`.
@@ -218,7 +223,7 @@ pub fn fit(
         for (x, r) in train.iter().zip(&rest) {
             let e = r + idx.iter().map(|&i| x.counts[i] * m.w[i]).sum::<f64>() + m.s[x.white]
                 - m.s[x.black];
-            let p = 1.0 / (1.0 + (-m.k * e).exp());
+            let p = logistic(m.k, e);
             let d = -2.0 * (x.result - p) * p * (1.0 - p) * m.k / n;
             for (j, &i) in idx.iter().enumerate() {
                 g[j] += d * x.counts[i];
@@ -327,12 +332,7 @@ pub fn cli(args: &TuneArgs) -> Result<String, TuneError> {
         base = ParamFile::load(p)?;
         engine.load_params(&base)?;
     }
-    // Read through an engine of its own: see the note on 'V' before 'Q' in the tests.
-    let values = {
-        let mut e = Engine::new(Build::Full)?;
-        e.load_params(&base)?;
-        e.params()?
-    };
+    let values = engine.params()?;
     let start_of = |name: &str| {
         values
             .iter()

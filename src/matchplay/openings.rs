@@ -521,13 +521,11 @@ pub fn parse_pgn(text: &str) -> Result<Vec<PgnGame>, (usize, String)> {
             if in_comment {
                 if c == '}' {
                     in_comment = false;
+                    let text = std::mem::take(&mut comment);
                     if depth == 0 {
                         let g = cur.get_or_insert_with(|| new_game(n));
-                        let at = g.tokens.len();
-                        g.comments
-                            .push((at, std::mem::take(&mut comment).trim().to_string()));
+                        g.comments.push((g.tokens.len(), text.trim().to_string()));
                     }
-                    comment.clear();
                 } else {
                     comment.push(c);
                 }
@@ -586,17 +584,14 @@ pub fn read_pgn(text: &str) -> Result<Vec<Opening>, (usize, String)> {
     for g in games {
         let start = g.start()?;
         let moves: Vec<Move> = g.moves()?.into_iter().map(|(m, _)| m).collect();
-        let mut pos = start.clone();
-        for m in &moves {
-            pos.play_unchecked(*m);
-        }
-        playable(&pos).map_err(|e| (g.line, e))?;
         let name = g
             .tag("Opening")
             .or_else(|| g.tag("Event"))
             .filter(|s| !s.is_empty() && s != "?")
             .unwrap_or_else(|| format!("game at line {}", g.line));
-        out.push(Opening { name, start, moves });
+        let opening = Opening { name, start, moves };
+        playable(&opening.position()).map_err(|e| (g.line, e))?;
+        out.push(opening);
     }
     Ok(out)
 }
