@@ -110,7 +110,7 @@ TTCLR:  LD      HL,TTAB
         LDIR
         LD      A,0FFh          ; no baseline yet: the first search takes stamp 1
         LD      (TTBASE+4),A
-        RET
+        JP      PHCLR           ; and the pawn hash (pawnhash.asm)
 
 ; TTROOT: at the root (FNDMOV, after MV0W/BC0W): a new baseline gets a new
 ; stamp, so no score measured against another root is ever used. The stamp

@@ -8,9 +8,13 @@
 ; rearmost and the most advanced pawn's rank counted from that side's own
 ; back rank (0..7; "none" = 8 and 0), the side's piece material in the seed's
 ; units (N 3, B 3, R 5, Q 9: 13 = the seed's 13,000) and its bishops, and
-; lists the knights, rooks and kings. Then KSIDE counts each feature for one
-; side (Black first, negated, then White: the counters end White minus
-; Black), and each counter times its weight (P_DOUBL .. P_KCENT, in block
+; lists the knights, rooks and kings. KPAWNS then counts the pawn features
+; (KSIDEP, file by file, each side; the centre pawns) into PCNT, and KSIDE
+; the pieces' features for one side (Black first, negated, then White: the
+; counters end White minus Black); with the pawn hash on (P_FLAGS bit 6,
+; pawnhash.asm) the scan leaves the pawns and their tables, counters and
+; passed pawns come from the hash, or are made by PSCAN and KPAWNS and
+; stored. Each counter times its weight (P_DOUBL .. P_KCENT, in block
 ; order) is one term. With every weight 0 the terms are 0 and the tree is the
 ; article's (only T-states differ).
 ;
@@ -106,28 +110,37 @@
 ; the counters' (BK_OPB).
 ;
 ; RAM: KV = XRAM+400h (C400h-C4FFh tables and counters, C500h-C55Fh the list).
-; cost: about 4,000-6,000 T a position (eval prints it).
+; cost: about 40,000-48,000 T a position of the bench's middlegames (with
+; the pawn hash; `z80chess profile --build full`, KNOW inclusive)
 ; ===========================================================================
 
 KV      EQU     XRAM+400h       ; page aligned
 KVH     EQU     KV >> 8
-; per side, base 00h (White) or 40h (Black); index = file 1..8 (0, 9 empty)
+; per side, base 00h (White) or 40h (Black); index = file 1..8 (0, 9 empty).
+; Bytes 00h-29h of a side are its pawns' (pawnhash.asm copies them), 30h-36h
+; its pieces'.
+;   base+ 00h       10h        20h      30h   ...  36h
+;        +---------+----------+--------+--------------+
+;        | K_CNT   | K_LO     | K_HI   | K_MAT..K_KR  |
+;        | 0 1..8 9| 0 1..8 9 |0 1..8 9|  (pieces)    |
+;        +---------+----------+--------+--------------+
+;   0Ch-0Eh K_NP K_PC0 K_PC1 and 1Eh K_OUTP sit in the gaps
 K_CNT   EQU     00h             ; pawns on the file
 K_LO    EQU     10h             ; the rearmost's own rank (8 = none)
 K_HI    EQU     20h             ; the most advanced's own rank (0 = none)
-K_MAT   EQU     0Ah             ; the side's piece material (N3 B3 R5 Q9)
-K_NB    EQU     0Bh             ; its bishops
 K_NP    EQU     0Ch             ; its pawns
 K_PC0   EQU     0Dh             ; its pawns on squares of colour 0, 1
 K_PC1   EQU     0Eh             ;   (colour = file index + rank, odd or even)
-K_KB    EQU     0Fh             ; its king's board byte (moved, castled)
-K_BC0   EQU     1Ah             ; its bishops on squares of colour 0, 1
-K_BC1   EQU     1Bh
-K_KF    EQU     1Ch             ; its king's file index (8..1 = a..h)
-K_KR    EQU     1Dh             ;   and rank (0..7 = 1st..8th, not own)
 K_OUTP  EQU     1Eh             ; its passed pawns' largest distance in
                                 ;   files to an enemy pawn (8: none)
-KCNT    EQU     KV+70h          ; the counters, in the order of the weights
+K_MAT   EQU     30h             ; the side's piece material (N3 B3 R5 Q9)
+K_NB    EQU     31h             ; its bishops
+K_KB    EQU     32h             ; its king's board byte (moved, castled)
+K_BC0   EQU     33h             ; its bishops on squares of colour 0, 1
+K_BC1   EQU     34h
+K_KF    EQU     35h             ; its king's file index (8..1 = a..h)
+K_KR    EQU     36h             ;   and rank (0..7 = 1st..8th, not own)
+KCNT    EQU     KV+80h          ; the counters, in the order of the weights
 KC_DBL  EQU     KCNT+0
 KC_ISOOP EQU    KCNT+1
 KC_ISOCL EQU    KCNT+2
@@ -171,8 +184,10 @@ KNT2    EQU     14              ; ... P_KMOVE..P_HOLE
 KNT3    EQU     1               ; ... P_BDIAG
 KNT4    EQU     3               ; ... and the bytes P_QPCP, P_QPKN, P_DVTWC
 KNT     EQU     KNT1 + KNT2 + KNT3 + KNT4       ; counters = BRKDN words
-KPASSR  EQU     KV+0C0h         ; 10 KSIDE: own passed pawn's rank by file
-KRAMS   EQU     KV+0F0h         ; 1 rams on the board
+KPASSR  EQU     KV+0C0h         ; 10+10 KSIDEP: own passed pawn's rank by file
+                                ;   (White's at C0h, Black's at D0h)
+PCNT    EQU     KV+0DAh         ; 8 KPAWNS: the pawn counters (KCNT+0..7)
+KRAMS   EQU     KV+0E2h         ; 1 rams on the board
 KISO    EQU     KV+0F1h         ; 1 KSIDE: 0 = the file's pawns are isolated
 KLP     EQU     KV+0F2h         ; 2 the list's end
 KSUM    EQU     KV+0F4h         ; 2 the sum of the terms
@@ -190,50 +205,26 @@ KLIST   EQU     KV+100h         ; (side|type, file, own rank) * up to 32, 0
 
 ; KNOW: HL = the knowledge terms' sum (White's view), each in BRKDN.
 ;   clobbers: all but IX
-KNOW:   LD      HL,KV           ; the pawn tables
-        LD      B,10
+KNOW:   LD      HL,KV+K_MAT     ; the pieces' bytes, both sides
+        LD      B,K_KR-K_MAT+1
         XOR     A
-.i:     LD      (HL),A          ; White's count (00h)
-        SET     5,L
-        LD      (HL),A          ; White's most advanced (20h)
-        SET     6,L
-        LD      (HL),A          ; Black's most advanced (60h)
-        RES     5,L
-        LD      (HL),A          ; Black's count (40h)
-        SET     4,L
-        LD      (HL),8          ; Black's rearmost (50h)
-        RES     6,L
-        LD      (HL),8          ; White's rearmost (10h)
-        RES     4,L
-        INC     L
-        DJNZ    .i
-        LD      B,6             ; L = 0Ah: K_MAT .. K_KB, both sides
 .s:     LD      (HL),A
         SET     6,L
         LD      (HL),A
         RES     6,L
         INC     L
         DJNZ    .s
-        LD      L,K_BC0
-        LD      (HL),A
-        INC     L
-        LD      (HL),A
-        LD      L,40h+K_BC0
-        LD      (HL),A
-        INC     L
-        LD      (HL),A
-        LD      L,K_OUTP
-        LD      (HL),A
-        LD      L,40h+K_OUTP
-        LD      (HL),A
         LD      L,KCNT & 0FFh   ; the counters
         LD      B,KNT
 .c:     LD      (HL),A
         INC     L
         DJNZ    .c
-        LD      (KRAMS),A
         LD      HL,KLIST
         LD      (KLP),HL
+        LD      A,(P_FLAGS)     ; the pawn hash on: the scan leaves the
+        AND     PF_PH           ; pawns (pawnhash.asm)
+        LD      (PHSKIP),A
+        CALL    Z,PINIT         ; off: they are entered as the scan meets them
         LD      HL,BOARD+SQ_A1  ; the board, a1 to h8
         LD      C,0             ; C = rank (0..7)
 .rank:  LD      B,8             ; B = file index, 8..1 from a to h: the
@@ -249,17 +240,28 @@ KNOW:   LD      HL,KV           ; the pawn tables
         JR      Z,.rank
         LD      HL,(KLP)
         LD      (HL),0
-        LD      C,40h           ; Black, negated
+        LD      A,(PHSKIP)      ; the pawns' work: from the hash, or done
+        OR      A               ; (and stored)
+        JR      Z,.pw
+        CALL    PHPROBE
+        JR      C,.pcs
+        CALL    PINIT
+        CALL    PSCAN
+        CALL    KPAWNS
+        CALL    PHSTORE
+        JR      .pcs
+.pw:    CALL    KPAWNS
+.pcs:   LD      C,40h           ; the pieces: Black, negated
         CALL    KSIDE
         LD      HL,KCNT
         LD      B,KNT
-.ng:    XOR     A
-        SUB     (HL)
-        LD      (HL),A
-        INC     L
-        DJNZ    .ng
+        CALL    KNEG
         LD      C,0             ; White
         CALL    KSIDE
+        LD      HL,PCNT         ; the pawn counters (White minus Black)
+        LD      DE,KCNT
+        LD      BC,8
+        LDIR
         LD      A,(KV+K_OUTP)   ; an outside passed pawn: the side whose
         LD      B,A             ; passed pawn stands farther from the
         LD      A,(KV+40h+K_OUTP)       ; enemy's pawns, and 3 files or
@@ -275,16 +277,6 @@ KNOW:   LD      HL,KV           ; the pawn tables
         LD      A,C
         LD      (KC_OUTP),A
 .o9:
-        LD      HL,BOARD+SQ_A1+13       ; d2, e2
-        LD      D,PAWN
-        CALL    KCTR
-        LD      B,1
-        CALL    KCADD
-        LD      HL,BOARD+SQ_A1+63       ; d7, e7
-        LD      D,BLACK+PAWN
-        CALL    KCTR
-        LD      B,-1
-        CALL    KCADD
         LD      A,(KOLOR)       ; the engine's side only: eight pawns, rams
         LD      B,1
         LD      HL,KV+K_NP
@@ -328,6 +320,105 @@ KNOW:   LD      HL,KV           ; the pawn tables
         CALL    KTERMB
         LD      HL,(KSUM)
         JP      KOPPB
+
+; KNEG: negate the B counters from HL (one page).   clobbers: A, B, L
+KNEG:   XOR     A
+        SUB     (HL)
+        LD      (HL),A
+        INC     L
+        DJNZ    KNEG
+        RET
+
+; PINIT: the pawn tables empty (counts 0, rearmost 8 = none, most advanced
+; 0), the pawns' counts by colour, K_OUTP and the rams 0.
+;   clobbers: A, B, HL
+PINIT:  LD      HL,KV
+        LD      B,10
+        XOR     A
+.i:     LD      (HL),A          ; White's count (00h)
+        SET     5,L
+        LD      (HL),A          ; White's most advanced (20h)
+        SET     6,L
+        LD      (HL),A          ; Black's most advanced (60h)
+        RES     5,L
+        LD      (HL),A          ; Black's count (40h)
+        SET     4,L
+        LD      (HL),8          ; Black's rearmost (50h)
+        RES     6,L
+        LD      (HL),8          ; White's rearmost (10h)
+        RES     4,L
+        INC     L
+        DJNZ    .i
+        LD      L,K_NP          ; K_NP, K_PC0, K_PC1
+        LD      B,3
+.n:     LD      (HL),A
+        SET     6,L
+        LD      (HL),A
+        RES     6,L
+        INC     L
+        DJNZ    .n
+        LD      L,K_OUTP
+        LD      (HL),A
+        LD      L,40h+K_OUTP
+        LD      (HL),A
+        LD      (KRAMS),A
+        RET
+
+; PSCAN: enter the board's pawns in the tables (the hash missed).
+;   clobbers: A, BC, DE, HL   cost: about 3,300 T + 200 T a pawn
+PSCAN:  LD      HL,BOARD+SQ_A1
+        LD      C,0
+.r:     LD      B,8
+.f:     LD      A,(HL)
+        LD      D,A
+        AND     7
+        CP      PAWN
+        CALL    Z,KSQP
+        INC     L
+        DJNZ    .f
+        INC     L
+        INC     L
+        INC     C
+        BIT     3,C
+        JR      Z,.r
+        RET
+
+; KPAWNS: the pawns' counters (doubled .. centre: KCNT+0..7), White minus
+; Black, moved to PCNT (the counters left 0 for the pieces' pass); KPASSR
+; and K_OUTP of both sides.   clobbers: A, BC, DE, HL
+KPAWNS: LD      C,40h           ; Black, negated
+        CALL    KSIDEP
+        LD      HL,KCNT
+        LD      B,KC_PASS-KCNT+1
+        CALL    KNEG
+        LD      C,0             ; White
+        CALL    KSIDEP
+        LD      HL,BOARD+SQ_A1+13       ; d2, e2
+        LD      D,PAWN
+        CALL    KCTR
+        LD      B,1
+        CALL    KCADD
+        LD      HL,BOARD+SQ_A1+63       ; d7, e7
+        LD      D,BLACK+PAWN
+        CALL    KCTR
+        LD      B,-1
+        CALL    KCADD
+        LD      HL,KCNT
+        LD      DE,PCNT
+        LD      B,8
+.m:     LD      A,(HL)
+        LD      (DE),A
+        LD      (HL),0
+        INC     L
+        INC     E
+        DJNZ    .m
+        RET
+        IF      KC_CTR1 - KCNT != 7 || KC_PASS - KCNT != 5
+        ERROR   "KPAWNS: the pawn counters are KCNT+0..7"
+        ENDIF
+        IF      PCNT + 8 != KRAMS || KPASSR + 10h + 10 > PCNT
+        ERROR   "pawnhash.asm copies KPASSR, PCNT, KRAMS as one run"
+        ENDIF
 
 ; KTERMB: the counter A times the signed byte at IY into the BRKDN word at
 ; BC, added to KSUM.   out: BC past it   clobbers: A, DE, HL
@@ -533,13 +624,17 @@ KSUMR:
         POP     HL
         JR      .nx
 
-; KSQ1: enter the piece A on square HL (file index B, rank C) in the tables.
+; KSQ1: enter the man A on square HL (file index B, rank C) in the tables;
+; a pawn only when PHSKIP is 0 (the pawn hash off). KSQP: the pawn D.
 ;   keeps: B, C, HL   clobbers: A, D, E
 KSQ1:   LD      D,A
         AND     7
         CP      PAWN
-        JR      NZ,.pc
-        PUSH    HL
+        JR      NZ,KSQPC
+        LD      A,(PHSKIP)
+        OR      A
+        RET     NZ
+KSQP:   PUSH    HL
         LD      H,KVH
         BIT     7,D
         JR      NZ,.bp
@@ -605,8 +700,8 @@ KSQ1:   LD      D,A
         LD      (HL),E          ; the first seen the most advanced
 .b1:    POP     HL
         RET
-.pc:    PUSH    HL              ; a piece: its material, bishops, the list
-        LD      E,A             ; E = type
+KSQPC:  PUSH    HL              ; a piece (A = type): its material,
+        LD      E,A             ; bishops, the list. E = type
         ADD     A,KMATV & 0FFh
         LD      L,A
         LD      A,0
@@ -619,8 +714,8 @@ KSQ1:   LD      D,A
         LD      A,(HL)
         LD      H,KVH
         LD      L,D
-        SET     3,L
-        SET     1,L             ; base + 0Ah = K_MAT
+        SET     5,L
+        SET     4,L             ; base + 30h = K_MAT
         ADD     A,(HL)
         LD      (HL),A
         LD      A,E
@@ -678,8 +773,8 @@ KSQ1:   LD      D,A
         LD      (KLP),HL
 .x:     POP     HL
         RET
-        IF      K_MAT != 0Ah
-        ERROR   "KSQ1 forms K_MAT as base + 0Ah"
+        IF      K_MAT != 30h
+        ERROR   "KSQPC forms K_MAT as base + 30h"
         ENDIF
 
 ; KRHZ: the rook at HL (side base D: 00h White, 40h Black) with no
@@ -758,9 +853,15 @@ KDIAG:  PUSH    HL
         POP     HL
         RET
 
-; KSIDE: count the features of the side whose tables start at C (00h White,
-; 40h Black) into the counters.   clobbers: A, B, D, E, HL
-KSIDE:  LD      HL,KPASSR       ; no passed pawns seen yet
+; KSIDEP: count the pawn features (file by file) of the side whose tables
+; start at C (00h White, 40h Black) into the counters KCNT+0..5, its passed
+; pawns into KPASSR + C/4, K_OUTP.   clobbers: A, B, D, E, HL
+KSIDEP: LD      A,C             ; no passed pawns seen yet
+        RRCA
+        RRCA
+        ADD     A,KPASSR & 0FFh
+        LD      L,A
+        LD      H,KPASSR >> 8
         LD      B,10
         XOR     A
 .cp:    LD      (HL),A
@@ -848,7 +949,10 @@ KSIDE:  LD      HL,KPASSR       ; no passed pawns seen yet
         JR      C,.fn
 .pb:    CALL    KOUTP
         LD      H,KVH           ; (for KROOK: a rook behind it)
-        LD      A,E
+        LD      A,C
+        RRCA
+        RRCA
+        ADD     A,E
         ADD     A,KPASSR & 0FFh
         LD      L,A
         LD      (HL),B
@@ -865,7 +969,11 @@ KSIDE:  LD      HL,KPASSR       ; no passed pawns seen yet
         LD      A,E
         CP      9
         JP      C,.f
-        LD      HL,KLIST        ; the pieces
+        RET
+
+; KSIDE: count the pieces' features of the side at base C.
+;   clobbers: A, B, D, E, HL
+KSIDE:  LD      HL,KLIST
 .pl:    LD      A,(HL)
         OR      A
         JR      Z,.bpair
@@ -1047,7 +1155,10 @@ KPHASE: LD      A,C
 KROOK:  LD      HL,KC_RTROP
         CALL    KTROP
         LD      H,KVH           ; behind an own passed pawn?
-        LD      A,E
+        LD      A,C
+        RRCA
+        RRCA
+        ADD     A,E
         ADD     A,KPASSR & 0FFh
         LD      L,A
         LD      A,(HL)

@@ -23,6 +23,8 @@
 ;                      C400h-C5FFh knowledge.asm's tables (of C400h-DFFFh)
 ;                      C600h-C6FFh kpend.asm (RACE), C700h-C7FFh endgame.asm
 ;                      C800h-CDFFh luscher.asm (the endgame module, #15)
+;                      CE00h-CEFFh, D000h-DFFFh, F800h-FBFFh pawnhash.asm
+;                      E000h-F7FFh craft.asm, draw.asm, time.asm
 ;   expansion ROM pages: 0 the parameter defaults, 1-2 Lüscher's tables
 ;                      (luscher_tables.asm), 3 the Zobrist keys
 ;
@@ -78,6 +80,7 @@ START:  CALL    CLRRAM
         CALL    TTCLR           ; craft.asm: the transposition table
         CALL    GHCLR           ; draw.asm: the game's history
         CALL    LUSCLR          ; luscher.asm: the module's cache
+        CALL    PZINIT          ; pawnhash.asm: the pawns' key pages
         ENDIF
         CALL    INITBD
         JP      CMDLP
@@ -109,6 +112,7 @@ CLRRAM: LD      HL,RAMBOT
         INCLUDE "draw.asm"
         INCLUDE "time.asm"
         INCLUDE "luscher.asm"
+        INCLUDE "pawnhash.asm"
         ENDIF
 
 ROMEND:

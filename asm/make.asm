@@ -1,6 +1,7 @@
 ; ===========================================================================
 ; make.asm: MOVE and UNMOVE, playing and taking back one move-list entry.
-; Between them the board, POSK and POSQ return to the same bytes.
+; Between them the board, POSK and POSQ return to the same bytes (and, in
+; the full build, the pawns' key PKEY: pawnhash.asm).
 ; ===========================================================================
 
 ; MOVE: play the entry at HL.
@@ -21,6 +22,10 @@ MOVE:   INC     HL
         LD      (HL),0
         OR      MOVED
         LD      D,A             ; D = the piece, moved
+        IF      BUILD == B_FULL
+        CALL    PKMOVE          ; the pawns' key (pawnhash.asm)
+        LD      A,D
+        ENDIF
         LD      L,E
         BIT     5,B
         JR      NZ,.promo
@@ -130,6 +135,9 @@ UNMOVE: INC     HL
         LD      H,BPAGE
         LD      L,E
         LD      D,(HL)          ; D = the piece on the to-square
+        IF      BUILD == B_FULL
+        CALL    PKMOVE          ; the pawns' key (pawnhash.asm)
+        ENDIF
         BIT     5,B
         JR      NZ,.promo
         LD      A,B

@@ -21,12 +21,14 @@
 ; BLOCK LAYOUT (offset: name, size, default, meaning). src/firmware/params.rs
 ; describes each for the host (range, meaning); a test keeps the two in step.
 ;
-;   00h  P_FLAGS  b  3Ch  search additions switched on: bit 0 transposition
+;   00h  P_FLAGS  b  7Ch  search additions switched on: bit 0 transposition
 ;                         table, bit 1 aspiration windows, bit 2 repetition
 ;                         and 50-move draws scored by ply (draw.asm), bit 3
 ;                         deep think after a fail low (time.asm), bit 4
 ;                         capture extension in pawn endings, bit 5
-;                         best-reply-first at ply 2 (endgame.asm, #14)
+;                         best-reply-first at ply 2 (endgame.asm, #14),
+;                         bit 6 the pawn-structure hash (pawnhash.asm, #11:
+;                         the same trees in fewer T-states)
 ;   01h  P_QPCP   sb  0   #11, queen-pawn openings (knowledge.asm KQPO): a
 ;                         middlegame side's c-pawn still on its 2nd or 3rd
 ;                         rank (the seed's "strives to play c4"); -48 in
@@ -239,7 +241,7 @@ EBADPRM EQU     10h             ; 'W'/'V': block or range outside the blocks
 ; reset): the first tenant of the plug-in module the later issues fill.
         PAGE    0
         ORG     8000h
-DEFPRM: DB      3Ch             ; P_FLAGS: bits 2, 3 (#12), 4, 5 (#14)
+DEFPRM: DB      7Ch             ; P_FLAGS: bits 2, 3 (#12), 4, 5 (#14), 6 (#11)
         DB      0               ; P_QPCP (#11; the d4 block's in DEFD4)
         DW      256,768,768,1280,2304   ; P_PAWN .. P_QUEEN
         DW      256,192         ; P_XLOST, P_XWON
@@ -367,7 +369,7 @@ SELPRM: LD      HL,PRMBLK
 .copy:  LD      DE,PRM
         LD      BC,PBLKSZ
         LDIR
-        RET
+        JP      PKSET           ; pawnhash.asm: the pawns' key from the board
 
 ; PRMARG: read 'offset n' of block A and check them.
 ;   out: HL = the block's byte at offset, B = n (n may be 0)

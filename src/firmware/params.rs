@@ -100,8 +100,8 @@ pub const PARAMS: &[ParamDef] = &[
         "P_FLAGS",
         Kind::Flags,
         0,
-        0x3F,
-        "search additions on: bit 0 transposition table, 1 aspiration windows, 2 repetition and 50-move draws scored by ply (P_DRAWW), 3 deep think after a fail low in a timed search, 4 capture extension (captures at the leaves searched up to two plies further when the root is a king-and-pawn ending), 5 best-reply-first at ply 2 (#14)",
+        0x7F,
+        "search additions on: bit 0 transposition table, 1 aspiration windows, 2 repetition and 50-move draws scored by ply (P_DRAWW), 3 deep think after a fail low in a timed search, 4 capture extension (captures at the leaves searched up to two plies further when the root is a king-and-pawn ending), 5 best-reply-first at ply 2 (#14), 6 the pawn-structure hash (#11: the same scores and trees in fewer T-states)",
     ),
     p(
         "P_QPCP",
