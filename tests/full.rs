@@ -317,3 +317,39 @@ fn the_opening_picks_the_block_and_a_new_game_keeps_them() {
     let b = plain.search(3, false).unwrap();
     assert_ne!((a.nodes, a.score), (b.nodes, b.score));
 }
+
+/// MULSW (points.asm), the multiply behind every weighted term: HL = A * DE for every signed A
+/// and a spread of words, in the Z80 (a stub `CALL MULSW; OUT (FFh),A` in free expansion RAM).
+#[test]
+fn mulsw_is_the_word_product() {
+    let sym = |n: &str| {
+        Build::Full
+            .symbol(n)
+            .unwrap_or_else(|| panic!("no symbol {n}"))
+    };
+    let mut e = Engine::new(Build::Full).unwrap();
+    let stub = sym("PHVARS") + 0x80;
+    let target = sym("MULSW").to_le_bytes();
+    e.machine.bus.mem[stub as usize..stub as usize + 5]
+        .copy_from_slice(&[0xCD, target[0], target[1], 0xD3, 0xFF]);
+    let words: [u16; 9] = [0, 1, 3, 256, 0x00FF, 0x7FFF, 0x8000, 0xFF00, 0xFFFF];
+    let mut worst = 0;
+    for a in -128i32..=127 {
+        for &de in &words {
+            let m = &mut e.machine;
+            m.cpu.a = a as i8 as u8;
+            m.cpu.set_de(de);
+            m.cpu.pc = stub;
+            m.cpu.sp = 0x6000;
+            let t0 = m.cpu.t;
+            match m.run(10_000) {
+                z80chess::machine::StopReason::Exit(_) => {}
+                other => panic!("MULSW did not return: {other:?}"),
+            }
+            worst = worst.max(m.cpu.t - t0);
+            let want = (a as i64 * de as i16 as i64) as u16;
+            assert_eq!(m.cpu.hl(), want, "{a} * {de:#06x}");
+        }
+    }
+    assert!(worst < 700, "at most {worst} T a call");
+}
