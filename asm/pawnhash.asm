@@ -33,9 +33,11 @@
 ; the transposition table: reset, new game, set-up, parameter write.
 ; COUNTERS: PHPRB probes, PHHIT hits (32 bits each, cleared by PHCLR).
 ;
-; COST: a hit about 2,900 T (probe 300, three LDIRs 2,500) instead of about
-; 13,000 T of pawn scan and KSIDE file loops; a miss that plus the store;
-; MOVE and UNMOVE about 90 T each, 250 T more when a pawn moves or is taken.
+; COST (profile of the bench's dragon at level 3): a hit about 2,400 T (the
+; copy 2,040) instead of about 10,000 T of pawn entries and KSIDEP's file
+; loops; a miss about 6,000 T more than the hash off (PSCAN's second pass
+; over the board, the store); PKMOVE in MOVE and UNMOVE about 90 T each when
+; no pawn moves or is taken, 184 T on average.
 ; ===========================================================================
 
 PHTAB   EQU     0D000h          ; 32 x 128 bytes, to DFFFh
