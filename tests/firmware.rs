@@ -340,6 +340,27 @@ fn cli_rejects_bad_fens_and_names_the_field() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("nodes 400"));
 }
 
+/// A book move is played without a search: `search` says so instead of printing the score
+/// word left over in the firmware; one ply later the search runs and has a score.
+#[test]
+fn cli_search_names_a_book_move() {
+    let exe = env!("CARGO_BIN_EXE_z80chess");
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(exe).args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let book = run(&["search", "--level", "1"]);
+    assert!(book.contains("score none (a book move"), "{book}");
+    assert!(book.contains("evaluations 0 "), "{book}");
+    let searched = run(&["search", "--level", "1", "--moves", "e2e4 e7e5"]);
+    assert!(
+        searched.contains("score +") || searched.contains("score -"),
+        "{searched}"
+    );
+    assert!(!searched.contains("score none"), "{searched}");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 

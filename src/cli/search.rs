@@ -102,16 +102,19 @@ pub fn cli(
     }
     let legal = r.best.to_move(&pos).is_some();
     println!("bestmove {}", r.best.uci());
-    println!(
-        "score {}{}",
-        describe_score(r.score),
-        match r.kind {
-            SearchKind::Book => " (book)",
-            SearchKind::Stopped => " (stopped)",
-            SearchKind::Overflow => " (a move list overflowed: last completed depth)",
-            SearchKind::Searched => "",
-        }
-    );
+    match r.kind {
+        // A book move is played without a search: the score word is whatever was left there.
+        SearchKind::Book => println!("score none (a book move: nothing was searched)"),
+        kind => println!(
+            "score {}{}",
+            describe_score(r.score),
+            match kind {
+                SearchKind::Stopped => " (stopped)",
+                SearchKind::Overflow => " (a move list overflowed: last completed depth)",
+                _ => "",
+            }
+        ),
+    }
     println!(
         "evaluations {} (POINTS calls), XCHNG calls {}, moves made {}",
         r.evaluations, r.xchng_calls, r.nodes
