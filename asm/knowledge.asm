@@ -23,9 +23,9 @@
 ;   doubled     each own pawn beyond the first on a file
 ;   isolated    each pawn of a file with no own pawn on either neighbour:
 ;               open (no enemy pawn in front of its rearmost) or closed;
-;               and, with P_AISO on, a pawn advanced 3 ranks or more beyond
-;               every own pawn of the neighbouring files (artificially
-;               isolated, KAISO), one more, open or closed
+;               and, with P_FLAGS bit 7 on, a pawn advanced 3 ranks or
+;               more beyond every own pawn of the neighbouring files
+;               (artificially isolated, KAISO), one more, open or closed
 ;   backward    the rearmost pawn of a file whose neighbours' own pawns all
 ;               stand further up (so none can defend it): open or closed
 ;   passed      the most advanced pawn of a file with no enemy pawn in front
@@ -53,6 +53,14 @@
 ;   tropism     per knight (P_NTROP), rook (P_RTROP) and queen (P_QTROP):
 ;               8 - its steps (file + rank) to the enemy king, when fewer
 ;               than 8 (KTROP)
+;   queen and   per queen, each file of the enemy king's zone (as below)
+;   king safety without a pawn of the king's side, while that king is in
+;               its middlegame (this side's pieces over P_KPHASE): the
+;               seed's "the value of a queen is directly related to the
+;               safety of the opponent's king" (P_QKS, a signed byte, KQKS;
+;               the queen's worth rises with the enemy king's exposure, so
+;               a queen trade pays the side whose own king is the more
+;               exposed)
 ;   luft        a middlegame king, moved or castled, on its back rank whose
 ;               three squares in front are each an own man, off the board or
 ;               attacked by the enemy (SQATK): no breathing space (P_LUFT,
@@ -99,8 +107,8 @@
 ;
 ; The first 20 counters have their weights at P_DOUBL..P_KCENT, the next 14
 ; at P_KMOVE..P_HOLE, the next at P_BDIAG (the block's three runs of
-; knowledge words), the last three at the bytes P_QPCP, P_QPKN and P_DVTWC
-; (KTERMB). The board scan (KSQ1) counts rook mobility and diagonals itself,
+; knowledge words), the last four at the bytes P_QPCP, P_QPKN, P_DVTWC and
+; P_QKS (KTERMB). The board scan (KSQ1) counts rook mobility and diagonals itself,
 ; Black's up and White's down: KNOW's negation after Black's KSIDE turns them
 ; into White minus Black with the rest.
 ;
@@ -179,10 +187,12 @@ KC_BDIAG EQU    KCNT+34
 KC_QPC  EQU     KCNT+35
 KC_QPN  EQU     KCNT+36
 KC_DV2  EQU     KCNT+37
+KC_QKS  EQU     KCNT+38
 KNT1    EQU     20              ; counters with weights P_DOUBL..P_KCENT
 KNT2    EQU     14              ; ... P_KMOVE..P_HOLE
 KNT3    EQU     1               ; ... P_BDIAG
-KNT4    EQU     3               ; ... and the bytes P_QPCP, P_QPKN, P_DVTWC
+KNT4    EQU     4               ; ... and the bytes P_QPCP, P_QPKN, P_DVTWC,
+                                ;   P_QKS
 KNT     EQU     KNT1 + KNT2 + KNT3 + KNT4       ; counters = BRKDN words
 KPASSR  EQU     KV+0C0h         ; 10+10 KSIDEP: own passed pawn's rank by file
                                 ;   (White's at C0h, Black's at D0h)
@@ -317,6 +327,9 @@ KNOW:   LD      HL,KV+K_MAT     ; the pieces' bytes, both sides
         CALL    KTERMB
         LD      IY,P_DVTWC
         LD      A,(KC_DV2)
+        CALL    KTERMB
+        LD      IY,P_QKS
+        LD      A,(KC_QKS)
         CALL    KTERMB
         LD      HL,(KSUM)
         JP      KOPPB
@@ -1091,19 +1104,68 @@ KSTEPS: LD      HL,KCDST
         ADD     A,D
         RET
 
-; KQUEEN: the queen on file E, own rank B: steps from the centre, tropism.
-;   clobbers: A, D, HL
+; KQUEEN: the queen on file E, own rank B: steps from the centre, tropism,
+; and the enemy king's shelter (KQKS).   keeps: C   clobbers: A, B, D, E, HL
 KQUEEN: LD      HL,KC_QTROP
         CALL    KTROP
         CALL    KSTEPS
         LD      HL,KC_QCEN
         ADD     A,(HL)
         LD      (HL),A
+        ; fall into KQKS
+
+; KQKS: a queen of the side at base C and the enemy king's safety: while
+; that king is in its middlegame (side C's pieces over P_KPHASE), each file
+; of its zone (KZONE) with no pawn of the king's side, KC_QKS += 1.
+;   keeps: C   clobbers: A, B, D, E, HL   cost: 90 T in the endgame, about
+;   330 T a zone of four files
+KQKS:   LD      A,C
+        XOR     40h
+        LD      C,A             ; C = the king's side
+        CALL    KPHASE          ; in its middlegame?
+        JR      NC,.x
+        LD      A,C
+        OR      K_KF
+        LD      L,A
+        LD      E,(HL)          ; its file (KPHASE left H = KVH)
+        CALL    KZONE
+        LD      B,0
+.f:     LD      A,C
+        ADD     A,E
+        LD      L,A
+        LD      A,(HL)          ; its pawns on the file
+        OR      A
+        JR      NZ,.n
+        INC     B
+.n:     LD      A,E
+        INC     E
+        CP      D
+        JR      C,.f
+        LD      HL,KC_QKS
+        LD      A,(HL)
+        ADD     A,B
+        LD      (HL),A
+.x:     LD      A,C
+        XOR     40h
+        LD      C,A
         RET
 
-; KAISO: an artificially isolated pawn (P_AISO on): file E of the side at
-; base C has own pawns beside it, but its most advanced pawn (own rank B, 3
-; or more) stands 3 ranks or more beyond every own pawn of both neighbouring
+; KZONE: the zone of a king on file E (8..1 = a..h): from the edge to one
+; file past the king.   out: E = its first file, D = its last   clobbers: A
+KZONE:  LD      A,E
+        CP      5
+        JR      NC,.q
+        INC     A
+        LD      D,A
+        LD      E,1
+        RET
+.q:     DEC     E
+        LD      D,8
+        RET
+
+; KAISO: an artificially isolated pawn (P_FLAGS bit 7 on): file E of the
+; side at base C has own pawns beside it, but its most advanced pawn (own
+; rank B, 3 or more) stands 3 ranks or more beyond every own pawn of both neighbouring
 ; files (two moves or more from any support: the seed's "a pawn advances so
 ; far that other pawns are unable to support it"); it counts as one more
 ; isolated pawn, open or closed (KC_ISOOP, KC_ISOCL: the same weights and
@@ -1117,8 +1179,8 @@ KAISO:  DEC     L
         INC     L
         CP      (HL)
         RET     C               ; the right neighbour's
-        LD      A,(P_AISO)
-        OR      A
+        LD      A,(P_FLAGS)
+        AND     PF_AISO
         RET     Z
         CALL    KFRONT
         LD      HL,KC_ISOOP
@@ -1262,15 +1324,7 @@ KKING:  CALL    KPHASE
         LD      HL,KC_KSQ
         ADD     A,(HL)
         LD      (HL),A
-        LD      A,E             ; the zone: the edge to one past the king
-        CP      5
-        JR      NC,.ks
-        INC     A
-        LD      D,A
-        LD      E,1
-        JR      .kz
-.ks:    DEC     E
-        LD      D,8
+        CALL    KZONE           ; the zone: the edge to one past the king
 .kz:    LD      H,KVH
         LD      A,C
         ADD     A,E

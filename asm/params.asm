@@ -21,14 +21,16 @@
 ; BLOCK LAYOUT (offset: name, size, default, meaning). src/firmware/params.rs
 ; describes each for the host (range, meaning); a test keeps the two in step.
 ;
-;   00h  P_FLAGS  b  7Ch  search additions switched on: bit 0 transposition
+;   00h  P_FLAGS  b  FCh  search additions and switches on: bit 0 transposition
 ;                         table, bit 1 aspiration windows, bit 2 repetition
 ;                         and 50-move draws scored by ply (draw.asm), bit 3
 ;                         deep think after a fail low (time.asm), bit 4
 ;                         capture extension in pawn endings, bit 5
 ;                         best-reply-first at ply 2 (endgame.asm, #14),
 ;                         bit 6 the pawn-structure hash (pawnhash.asm, #11:
-;                         the same trees in fewer T-states)
+;                         the same trees in fewer T-states), bit 7
+;                         artificially isolated pawns counted as isolated
+;                         (knowledge.asm KAISO, #11)
 ;   01h  P_QPCP   sb  0   #11, queen-pawn openings (knowledge.asm KQPO): a
 ;                         middlegame side's c-pawn still on its 2nd or 3rd
 ;                         rank (the seed's "strives to play c4"); -48 in
@@ -147,8 +149,10 @@
 ;   7Dh  P_BDIAG  w   3   #11: open diagonals: per bishop, each square of its
 ;                         two forward diagonals up to a pawn or the edge (a
 ;                         word, the knowledge sum's third run)
-;   7Fh  P_AISO   b   1   #11: artificially isolated pawns counted as isolated
-;                         (knowledge.asm KAISO); 0 = off
+;   7Fh  P_QKS    sb  13  #11: the queen's worth and the enemy king's safety
+;                         (knowledge.asm KQKS): per queen, each file of the
+;                         enemy king's zone without a pawn of the king's
+;                         side, while that king is in its middlegame
 ; ===========================================================================
 
 PBLKSZ  EQU     80h
@@ -232,7 +236,7 @@ P_FRONT  EQU    PRM+7Ah
 P_WBDRW  EQU    PRM+7Bh
 P_OPPB   EQU    PRM+7Ch
 P_BDIAG  EQU    PRM+7Dh
-P_AISO   EQU    PRM+7Fh
+P_QKS    EQU    PRM+7Fh
 PRMUSED  EQU    80h             ; bytes of the block in use
 
 EBADPRM EQU     10h             ; 'W'/'V': block or range outside the blocks
@@ -241,7 +245,7 @@ EBADPRM EQU     10h             ; 'W'/'V': block or range outside the blocks
 ; reset): the first tenant of the plug-in module the later issues fill.
         PAGE    0
         ORG     8000h
-DEFPRM: DB      7Ch             ; P_FLAGS: bits 2, 3 (#12), 4, 5 (#14), 6 (#11)
+DEFPRM: DB      0FCh            ; P_FLAGS: bits 2, 3 (#12), 4, 5 (#14), 6, 7 (#11)
         DB      0               ; P_QPCP (#11; the d4 block's in DEFD4)
         DW      256,768,768,1280,2304   ; P_PAWN .. P_QUEEN
         DW      256,192         ; P_XLOST, P_XWON
@@ -278,7 +282,7 @@ DEFPRM: DB      7Ch             ; P_FLAGS: bits 2, 3 (#12), 4, 5 (#14), 6 (#11)
         DB      1                       ; P_WBDRW (#11)
         DB      4                       ; P_OPPB (#11)
         DW      3                       ; P_BDIAG (#11)
-        DB      1                       ; P_AISO (#11)
+        DB      13                      ; P_QKS (#11)
         IF      $-DEFPRM != PRMUSED
         ERROR   "DEFPRM and the block layout disagree"
         ENDIF

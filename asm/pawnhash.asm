@@ -21,7 +21,8 @@
 ;   +1..4   the probe key: PKEY XOR a constant for each of the three things
 ;           besides the pawns that KNOW's pawn work reads: White's isolated
 ;           passed pawns scored (Black's pieces <= P_KPHASE), Black's, and
-;           P_AISO on (the weights are not read: the entry holds counts)
+;           P_FLAGS bit 7 (artificially isolated pawns) on (the weights are
+;           not read: the entry holds counts)
 ;   +5      KV+00h..29h  White's pawn tables (count, rearmost, most advanced
 ;                        by file; its pawns, by square colour; K_OUTP)
 ;   +47     KV+40h..69h  Black's
@@ -53,6 +54,7 @@ PHSKIP  EQU     PHVARS+0Ah      ; 1  KNOW: the board scan leaves the pawns
 PHPRB   EQU     PHVARS+0Ch      ; 4  probes
 PHHIT   EQU     PHVARS+10h      ; 4  hits
 PF_PH   EQU     40h             ; P_FLAGS bit 6
+PF_AISO EQU     80h             ; P_FLAGS bit 7 (knowledge.asm KAISO)
 
 ; PZINIT: the key pages from ZOBT (expansion ROM page 3). At reset.
 ;   clobbers: A, BC, DE, HL   keeps the page
@@ -223,8 +225,8 @@ PHPROBE:
         CALL    KPHASE
         LD      BC,0C693h
         CALL    NC,.mix
-        LD      A,(P_AISO)
-        OR      A
+        LD      A,(P_FLAGS)
+        AND     PF_AISO
         LD      BC,71E4h
         CALL    NZ,.mix
         LD      A,(PHK)         ; the slot: PHTAB + 128 * (bits 0-4)

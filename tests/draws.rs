@@ -8,10 +8,12 @@ use shakmaty::{uci::UciMove, Chess, Position};
 use z80chess::firmware::params::ParamFile;
 use z80chess::firmware::{parse_fen, sargon, Build, Engine, FwMove};
 
-/// The engine with P_FLAGS = `flags`, the position set up, `moves` played into it.
+/// The engine with P_FLAGS = `flags` (and bit 7, the default block's artificially isolated
+/// pawns), the position set up, `moves` played into it.
 fn engine(flags: u8, fen: &str, halfmove: Option<u32>, moves: &[&str]) -> Engine {
     let mut e = Engine::new(Build::Full).unwrap();
-    e.load_params(&ParamFile::parse(&format!("[default]\nP_FLAGS = {flags}\n"), "flags").unwrap())
+    let text = format!("[default]\nP_FLAGS = {}\n", flags | 0x80);
+    e.load_params(&ParamFile::parse(&text, "flags").unwrap())
         .unwrap();
     let mut pos: Chess = parse_fen(fen).unwrap();
     sargon::load(&mut e, &pos).unwrap();

@@ -118,7 +118,7 @@ const ROWS: &[Row] = &[
     // instead. With the flags at 0 the capture is scored where it stands and played.
     (
         "capture extension",
-        &["P_FLAGS"],
+        &["P_FLAGS = 0x80"], // the search additions off, bit 7 as by default
         1,
         "b6b7",
         "8/8/1P3k2/3P4/2K5/2p5/6p1/8 w - - 0 40",
@@ -232,8 +232,8 @@ fn best_reply_first_keeps_every_move_and_score_and_saves_nodes() {
     let (mut on, mut off) = (0u64, 0u64);
     for fen in BRF {
         for (a, b) in [
-            ("P_FLAGS = 0x20\n", "P_FLAGS = 0\n"),
-            ("P_FLAGS = 0x30\n", "P_FLAGS = 0x10\n"),
+            ("P_FLAGS = 0xA0\n", "P_FLAGS = 0x80\n"),
+            ("P_FLAGS = 0xB0\n", "P_FLAGS = 0x90\n"),
         ] {
             let x = engine_with(fen, a).search(2, false).unwrap();
             let y = engine_with(fen, b).search(2, false).unwrap();

@@ -37,7 +37,7 @@ const ROWS: &[Row] = &[
     // isolated); without the term, d4-d5.
     (
         "artificially isolated",
-        &["P_AISO"],
+        &["P_FLAGS = 0x7C"], // bit 7 off
         1,
         "h2h7",
         "3r2k1/p1rn1p1p/1p2pp2/6q1/3PQNP1/5P2/P1P4R/R5K1 w - - 0 20",
@@ -119,13 +119,16 @@ const ROWS: &[Row] = &[
         "e4c5",
         "1nbq1r1k/3rbp1p/p1p1pp1Q/1p6/P1pPN3/5NP1/1P2PPBP/R4RK1 w - - 0 20",
     ),
-    // Kc1-b1, off the files in front of the queenside (BK.20).
+    // Kg1-h2 (WAC.217): on g1 the king's zone is the f-, g- and h-files, with a pawn of its
+    // own on g2 only; on h2 it is the g- and h-files, one of them without a pawn; without the
+    // zone's weights, Bb2-c3. (Its row was BK.20's Kc1-b1 until the queen's king-safety term,
+    // which counts the same files against an enemy queen, took that king there by itself.)
     (
         "king's zone files",
         &["P_KOPEN", "P_KENEM", "P_KHALF"],
         1,
-        "c1b1",
-        "r4k2/pb2bp1r/1p1qp2p/3pNp2/3P1P2/2N3P1/PPP1Q2P/2KRR3 w - - 0 20",
+        "g1h2",
+        "r3kb1r/1pp3p1/p3bp1p/5q2/3QN3/1P6/PBP3P1/3RR1K1 w kq - 0 20",
     ),
     // Kc1-b1 (BK.20): the king steps to its best square; without the term, Kc1-d2.
     (
@@ -271,6 +274,18 @@ const ROWS: &[Row] = &[
         1,
         "f1d3",
         "2kr1bnr/pbpq4/2n1pp2/3p3p/3P1P1B/2N2N1Q/PPP3PP/2KR1B1R w - - 0 20",
+    ),
+    // ...Qe7xd6 (the full build's own game at level 2): Black's king on e8, with no pawn of
+    // its own on the d- or h-file of its zone, is more exposed to White's queen than White's
+    // king on c1 (no d-pawn) is to Black's, so the queens' worth favours White and their trade
+    // pays Black (the seed: "some sense of when a queen trade is advantageous"); without the
+    // term, ...Ra8-c8.
+    (
+        "queen: the enemy king's safety",
+        &["P_QKS"],
+        1,
+        "e7d6",
+        "r3k2r/pp1bqpp1/3Q4/2p1p1p1/2P1P3/2N4P/PP2B1P1/2KR3R b kq - 3 17",
     ),
 ];
 
@@ -622,6 +637,25 @@ fn eval_shows_each_term_with_its_sign() {
             "2b1k3/8/8/8/8/8/8/4K3 w - - 0 40",
             "bishops: open diagonal squares",
             -21,
+        ),
+        // The queens and the kings' shelter: Black's king on g8 has no pawn on the g- or
+        // h-file (+2 files for White's queen, 13 each); White's king is sheltered (0 for
+        // Black's queen); mirrored, -26; with White's queen alone against Black's king (White's
+        // pieces 9, not over P_KPHASE = 13) that king is in its endgame: 0.
+        (
+            "r2q2k1/5p2/8/8/8/8/5PPP/R2Q2K1 w - - 0 20",
+            "queen: enemy king's zone files without its pawns",
+            26,
+        ),
+        (
+            "r2q2k1/5ppp/8/8/8/8/5P2/R2Q2K1 w - - 0 20",
+            "queen: enemy king's zone files without its pawns",
+            -26,
+        ),
+        (
+            "6k1/5p2/8/8/8/8/5PPP/3Q2K1 w - - 0 40",
+            "queen: enemy king's zone files without its pawns",
+            0,
         ),
     ];
     let mut bad = Vec::new();

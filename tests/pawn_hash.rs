@@ -7,8 +7,8 @@ use z80chess::firmware::params::ParamFile;
 use z80chess::firmware::{parse_fen, sargon, Build, Engine, FwMove};
 use z80chess::profile::bench::POSITIONS;
 
-const ON: i32 = 0x7C; // the default flags
-const OFF: i32 = 0x3C; // the same without bit 6
+const ON: i32 = 0xFC; // the default flags
+const OFF: i32 = 0xBC; // the same without bit 6
 
 fn engine(fen: &str, flags: i32) -> Engine {
     let mut e = Engine::new(Build::Full).unwrap();

@@ -82,9 +82,10 @@ fn zobrist_table_is_generated() {
 const TABLE: i32 = 1;
 const ASPIRATION: i32 = 2;
 
+/// P_FLAGS = `flags`, with bit 7 (artificially isolated pawns) as in the default block.
 fn flags_file(flags: i32) -> ParamFile {
     assert!(PARAMS.iter().any(|d| d.name == "P_FLAGS"));
-    ParamFile::parse(&format!("P_FLAGS = {flags}\n"), "(test)").unwrap()
+    ParamFile::parse(&format!("P_FLAGS = {}\n", flags | 0x80), "(test)").unwrap()
 }
 
 fn engine_rom(rom: &[u8], flags: i32) -> Engine {

@@ -63,6 +63,9 @@
 //!   MOVE and UNMOVE and KNOW's pawn pass split out).
 //! - MULAW multiplies by A's bits from the lowest and stops when none is left (the evaluation's
 //!   counts are small: 74 T a call on the bench's dragon instead of 348): same trees, -2.97%.
+//! - issue #11: the queen's worth tied to the enemy king's safety (KQKS, P_QKS 13 in the byte
+//!   P_AISO held; artificially isolated pawns became P_FLAGS bit 7): 22588 moves made (+3.2%),
+//!   +3.0% T-states (136,100 T per evaluation against 134,900).
 
 use z80chess::firmware::{parse_fen, sargon, Build};
 use z80chess::profile::bench::{signature, POSITIONS};
@@ -71,7 +74,7 @@ use z80chess::profile::bench::{signature, POSITIONS};
 const EXPECTED: [(Build, u64, u64); 3] = [
     (Build::Article, 19702, 1231501611),
     (Build::B1978, 18983, 3278211033),
-    (Build::Full, 21892, 2027654050),
+    (Build::Full, 22588, 2089046663),
 ];
 
 #[test]

@@ -11,8 +11,9 @@ use z80chess::firmware::{
 
 const HZ: u64 = 2_000_000;
 
+/// P_FLAGS = `flags`, with bit 7 (artificially isolated pawns) as in the default block.
 fn engine(flags: u8) -> Engine {
-    engine_with(&format!("P_FLAGS = {flags}\n"))
+    engine_with(&format!("P_FLAGS = {}\n", flags | 0x80))
 }
 
 /// The full build with the `[default]` lines `text`.
@@ -102,7 +103,7 @@ fn a_fail_low_triggers_deep_think_and_a_better_move() {
     let target = 160_000_000;
     let mut moves = Vec::new();
     for flags in [0u8, 8] {
-        let mut e = engine_with(&format!("P_FLAGS = {flags}\nP_LUFT = 0\n"));
+        let mut e = engine_with(&format!("P_FLAGS = {}\nP_LUFT = 0\n", flags | 0x80));
         sargon::load(&mut e, &parse_fen(DEEP).unwrap()).unwrap();
         // togo 10 at move 20: target = left / 10, hard = 5 * target
         let b = e.set_time(10 * target, 10, 0).unwrap();

@@ -19,9 +19,9 @@ pub const CMD_EVAL: u8 = b'Q';
 
 /// The full build's knowledge terms (`asm/knowledge.asm`), after the total in `BRKDN`: one per
 /// counted feature (its weights `P_DOUBL` .. `P_KCENT`, then `P_KMOVE` .. `P_HOLE`, then `P_BDIAG`, then
-/// the bytes `P_QPCP`, `P_QPKN` and `P_DVTWC`; the last is 0 outside a search), then the change the opposite-coloured bishops make to their sum (`P_OPPB`); White's
+/// the bytes `P_QPCP`, `P_QPKN`, `P_DVTWC` and `P_QKS`; `P_DVTWC`'s is 0 outside a search), then the change the opposite-coloured bishops make to their sum (`P_OPPB`); White's
 /// view, included in the total.
-pub const KNOWLEDGE_TERMS: [&str; 39] = [
+pub const KNOWLEDGE_TERMS: [&str; 40] = [
     "pawns: doubled",
     "pawns: isolated, open file",
     "pawns: isolated, closed file",
@@ -60,6 +60,7 @@ pub const KNOWLEDGE_TERMS: [&str; 39] = [
     "queen-pawn opening: c-pawn not yet on c4/c5",
     "queen-pawn opening: knight before the c-pawn (engine's side)",
     "development: a man moved twice (engine's side, search path)",
+    "queen: enemy king's zone files without its pawns",
     "bishops: opposite colours",
 ];
 

@@ -100,8 +100,8 @@ pub const PARAMS: &[ParamDef] = &[
         "P_FLAGS",
         Kind::Flags,
         0,
-        0x7F,
-        "search additions on: bit 0 transposition table, 1 aspiration windows, 2 repetition and 50-move draws scored by ply (P_DRAWW), 3 deep think after a fail low in a timed search, 4 capture extension (captures at the leaves searched up to two plies further when the root is a king-and-pawn ending), 5 best-reply-first at ply 2 (#14), 6 the pawn-structure hash (#11: the same scores and trees in fewer T-states)",
+        0xFF,
+        "search additions and switches on: bit 0 transposition table, 1 aspiration windows, 2 repetition and 50-move draws scored by ply (P_DRAWW), 3 deep think after a fail low in a timed search, 4 capture extension (captures at the leaves searched up to two plies further when the root is a king-and-pawn ending), 5 best-reply-first at ply 2 (#14), 6 the pawn-structure hash (#11: the same scores and trees in fewer T-states), 7 artificially isolated pawns (#11: a pawn 3 ranks or more beyond every own pawn of the neighbouring files counted as isolated, P_ISOOP / P_ISOCL)",
     ),
     p(
         "P_QPCP",
@@ -591,11 +591,11 @@ pub const PARAMS: &[ParamDef] = &[
         "bishops (#11): open diagonals, per bishop each square of its two forward diagonals up to a pawn (either side's) or the edge",
     ),
     p(
-        "P_AISO",
-        Kind::Byte,
-        0,
-        1,
-        "pawns (#11): artificially isolated pawns, a pawn 3 ranks or more beyond every own pawn of the neighbouring files counted as isolated (P_ISOOP, P_ISOCL); 0 = off",
+        "P_QKS",
+        Kind::SByte,
+        -128,
+        127,
+        "queen (#11): its worth and the enemy king's safety, per queen each file of the enemy king's zone (the edge to one past the king) without a pawn of the king's side, while that king is in its middlegame (the seed's \"the value of a queen is directly related to the safety of the opponent's king\")",
     ),
 ];
 

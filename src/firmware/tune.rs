@@ -70,6 +70,7 @@ pub const LINEAR_WEIGHTS: &[(&str, &str)] = &[
     ("king: holes in the shelter", "P_HOLE"),
     ("bishops: open diagonal squares", "P_BDIAG"),
     ("queen-pawn opening: c-pawn not yet on c4/c5", "P_QPCP"),
+    ("queen: enemy king's zone files without its pawns", "P_QKS"),
 ];
 
 /// The first move number whose positions are used.

@@ -25,9 +25,19 @@ pub fn engine_with(fen: &str, text: &str) -> Engine {
     e
 }
 
-/// The full build with the weights `zero` at 0, set up at `fen`.
+/// The full build with the weights `zero` at 0, set up at `fen` (an entry with its own `=`,
+/// such as `P_FLAGS = 0x7C` for a switch that is a flag bit, is taken as it stands).
 pub fn engine(fen: &str, zero: &[&str]) -> Engine {
-    let text: String = zero.iter().map(|w| format!("{w} = 0\n")).collect();
+    let text: String = zero
+        .iter()
+        .map(|w| {
+            if w.contains('=') {
+                format!("{w}\n")
+            } else {
+                format!("{w} = 0\n")
+            }
+        })
+        .collect();
     engine_with(fen, &text)
 }
 
