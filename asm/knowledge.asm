@@ -108,9 +108,9 @@
 ; The first 20 counters have their weights at P_DOUBL..P_KCENT, the next 14
 ; at P_KMOVE..P_HOLE, the next at P_BDIAG (the block's three runs of
 ; knowledge words), the last four at the bytes P_QPCP, P_QPKN, P_DVTWC and
-; P_QKS (KTERMB). The board scan (KSQ1) counts rook mobility and diagonals itself,
-; Black's up and White's down: KNOW's negation after Black's KSIDE turns them
-; into White minus Black with the rest.
+; P_QKS (KTERMB). The board scan (KSQ1) counts rook mobility and diagonals
+; itself, Black's up and White's down: KNOW's negation after Black's KSIDE
+; turns them into White minus Black with the rest.
 ;
 ; And after the sum (KOPPB): in an ending of bishops of opposite colours
 ; (one bishop each and nothing else but pawns) with neither side two pawns
@@ -1165,10 +1165,10 @@ KZONE:  LD      A,E
 
 ; KAISO: an artificially isolated pawn (P_FLAGS bit 7 on): file E of the
 ; side at base C has own pawns beside it, but its most advanced pawn (own
-; rank B, 3 or more) stands 3 ranks or more beyond every own pawn of both neighbouring
-; files (two moves or more from any support: the seed's "a pawn advances so
-; far that other pawns are unable to support it"); it counts as one more
-; isolated pawn, open or closed (KC_ISOOP, KC_ISOCL: the same weights and
+; rank B, 3 or more) stands 3 ranks or more beyond every own pawn of both
+; neighbouring files (two moves or more from any support: the seed's "a
+; pawn advances so far that other pawns are unable to support it"); it
+; counts as one more isolated pawn, open or closed (KC_ISOOP, KC_ISOCL: the same weights and
 ; eval lines).   in: A = B - 3, HL = its K_HI entry
 ;   keeps: B, C, D, E   clobbers: A, HL   cost: 40-150 T (KSIDE calls it
 ;   only for a file's most advanced pawn past its 3rd rank)
