@@ -102,19 +102,17 @@ pub fn cli(
     }
     let legal = r.best.to_move(&pos).is_some();
     println!("bestmove {}", r.best.uci());
-    match r.kind {
+    let score = match r.kind {
         // A book move is played without a search: the score word is whatever was left there.
-        SearchKind::Book => println!("score none (a book move: nothing was searched)"),
-        kind => println!(
-            "score {}{}",
-            describe_score(r.score),
-            match kind {
-                SearchKind::Stopped => " (stopped)",
-                SearchKind::Overflow => " (a move list overflowed: last completed depth)",
-                _ => "",
-            }
+        SearchKind::Book => "none (a book move: nothing was searched)".to_string(),
+        SearchKind::Stopped => format!("{} (stopped)", describe_score(r.score)),
+        SearchKind::Overflow => format!(
+            "{} (a move list overflowed: last completed depth)",
+            describe_score(r.score)
         ),
-    }
+        SearchKind::Searched => describe_score(r.score),
+    };
+    println!("score {score}");
     println!(
         "evaluations {} (POINTS calls), XCHNG calls {}, moves made {}",
         r.evaluations, r.xchng_calls, r.nodes
