@@ -1168,8 +1168,8 @@ KZONE:  LD      A,E
 ; rank B, 3 or more) stands 3 ranks or more beyond every own pawn of both
 ; neighbouring files (two moves or more from any support: the seed's "a
 ; pawn advances so far that other pawns are unable to support it"); it
-; counts as one more isolated pawn, open or closed (KC_ISOOP, KC_ISOCL: the same weights and
-; eval lines).   in: A = B - 3, HL = its K_HI entry
+; counts as one more isolated pawn, open or closed (KC_ISOOP, KC_ISOCL:
+; the same weights and eval lines).   in: A = B - 3, HL = its K_HI entry
 ;   keeps: B, C, D, E   clobbers: A, HL   cost: 40-150 T (KSIDE calls it
 ;   only for a file's most advanced pawn past its 3rd rank)
 KAISO:  DEC     L
