@@ -93,6 +93,33 @@ fn check_closing(stdout: &str, pgn: &str, a: &str, b: &str) {
         "{a} vs {b}: +{} ={} -{}, score ",
         t.wins, t.draws, t.losses
     )));
+    // The line before splits the same games by who first fell behind in material: its three
+    // kinds hold every game, and their wins, draws and losses add up to the closing line's.
+    let swing = stdout.lines().rev().nth(1).unwrap();
+    let prefix = format!("material (2 pawns for 7 plies): {a} behind first in ");
+    assert!(swing.starts_with(&prefix), "{stdout}");
+    let mut kinds = 0;
+    let mut sum = Tally::default();
+    for part in swing.split(" in ").skip(1) {
+        let games: u32 = part.split(' ').next().unwrap().parse().unwrap();
+        let counts = part.split('(').nth(1).unwrap();
+        let n = |sign: char| -> u32 {
+            counts
+                .split(' ')
+                .find_map(|w| w.strip_prefix(sign))
+                .unwrap()
+                .trim_end_matches([',', ')'])
+                .parse()
+                .unwrap()
+        };
+        assert_eq!(n('+') + n('=') + n('-'), games, "{swing}");
+        sum.wins += n('+');
+        sum.draws += n('=');
+        sum.losses += n('-');
+        kinds += 1;
+    }
+    assert_eq!(kinds, 3, "{swing}");
+    assert_eq!(sum, t, "{swing}");
 }
 
 #[test]

@@ -17,6 +17,7 @@
 //!   engine error or no answer loses the game and is reported.
 //! - Deterministic: every game starts fresh engines and depends only on its index, so the
 //!   games and the PGN are the same whatever `--jobs` (UCI engines: as far as they are).
+//! - Before it, A's results split by who first fell 2 pawns behind in material ([`swing`]).
 //! - The closing line: `A vs B: +W =D -L, score S% (Elo E ± M)` ([`elo`] gives the formula).
 
 pub mod elo;
@@ -25,6 +26,7 @@ pub mod openings;
 pub mod pgn;
 pub mod player;
 pub mod spec;
+pub mod swing;
 
 use crate::firmware::params::ParamFile;
 use game::{Record, Side};
@@ -440,6 +442,7 @@ pub fn cli(a: &MatchArgs) -> Result<(), String> {
             println!("{}", ponder_line(&s.name, &records, i, m.clock_hz));
         }
     }
+    println!("{}", swing::line(&m.sides[0].name, &records));
     println!(
         "{}",
         tally(&records).line(&m.sides[0].name, &m.sides[1].name)
