@@ -70,13 +70,18 @@ pub struct Record {
 }
 
 impl Record {
-    /// The score of side A: 1, ½ or 0.
-    pub fn score_a(&self) -> f64 {
-        let a = if self.white == 0 {
+    /// The colour side A played.
+    pub fn colour_a(&self) -> Color {
+        if self.white == 0 {
             Color::White
         } else {
             Color::Black
-        };
+        }
+    }
+
+    /// The score of side A: 1, ½ or 0.
+    pub fn score_a(&self) -> f64 {
+        let a = self.colour_a();
         match self.outcome.winner {
             None => 0.5,
             Some(c) if c == a => 1.0,

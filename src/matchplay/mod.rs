@@ -286,7 +286,7 @@ impl Match {
 }
 
 /// The tally from A's view.
-pub fn tally(records: &[Record]) -> elo::Tally {
+pub fn tally<'a>(records: impl IntoIterator<Item = &'a Record>) -> elo::Tally {
     let mut t = elo::Tally::default();
     for r in records {
         let s = r.score_a();

@@ -64,11 +64,7 @@ pub fn lead(pos: &impl Position, colour: Color) -> i32 {
 
 /// The game's swing, from side A's view.
 pub fn of_game(r: &Record) -> Swing {
-    let a = if r.white == 0 {
-        Color::White
-    } else {
-        Color::Black
-    };
+    let a = r.colour_a();
     let mut pos = r.opening.start.clone();
     let mut leads = Vec::with_capacity(r.plies.len());
     for p in &r.plies {
@@ -82,13 +78,13 @@ pub fn of_game(r: &Record) -> Swing {
 pub fn tallies(records: &[Record]) -> [Tally; 3] {
     let kinds: Vec<Swing> = records.iter().map(of_game).collect();
     [Swing::ABehind, Swing::AAhead, Swing::Neither].map(|kind| {
-        let games: Vec<Record> = records
-            .iter()
-            .zip(&kinds)
-            .filter(|(_, &k)| k == kind)
-            .map(|(r, _)| r.clone())
-            .collect();
-        super::tally(&games)
+        super::tally(
+            records
+                .iter()
+                .zip(&kinds)
+                .filter(|(_, &k)| k == kind)
+                .map(|(r, _)| r),
+        )
     })
 }
 
