@@ -247,18 +247,30 @@ pub fn counter(engine: &Engine, name: &str) -> Option<u32> {
 }
 
 /// Lines of standard input, read on a thread so that a front-end can keep searching while it
-/// waits for them; the channel closes at end of input.
+/// waits for them; the channel closes at end of input (or when stdin fails to read).
+///
+/// A line that is not UTF-8 is not an end of input: it arrives with each bad byte replaced by
+/// U+FFFD, and every front end refuses such a line by name ([`not_utf8`]) and goes on.
 pub fn stdin_lines() -> Receiver<String> {
+    lines_of(std::io::stdin())
+}
+
+/// [`stdin_lines`] over any reader (tests feed bytes that are not UTF-8 through it).
+pub fn lines_of<R: std::io::Read + Send + 'static>(input: R) -> Receiver<String> {
     let (tx, rx) = channel();
     std::thread::spawn(move || {
-        let stdin = std::io::stdin();
-        let mut line = String::new();
+        use std::io::BufRead;
+        let mut input = std::io::BufReader::new(input);
+        let mut line = Vec::new();
         loop {
             line.clear();
-            match stdin.read_line(&mut line) {
+            match input.read_until(b'\n', &mut line) {
                 Ok(0) | Err(_) => break,
                 Ok(_) => {
-                    let l = line.trim_end_matches(['\n', '\r']).to_string();
+                    while matches!(line.last(), Some(b'\n' | b'\r')) {
+                        line.pop();
+                    }
+                    let l = String::from_utf8_lossy(&line).into_owned();
                     if tx.send(l).is_err() {
                         break;
                     }
@@ -267,6 +279,12 @@ pub fn stdin_lines() -> Receiver<String> {
         }
     });
     rx
+}
+
+/// Whether a line from [`stdin_lines`] held bytes that are not UTF-8 (they arrive as U+FFFD).
+/// No protocol or prompt of ours has a use for U+FFFD, so such a line is refused whole.
+pub fn not_utf8(line: &str) -> bool {
+    line.contains('\u{FFFD}')
 }
 
 #[cfg(test)]
