@@ -335,11 +335,29 @@ fn a_mute_engine_loses_after_the_timeout() {
     assert_eq!(tags(&pgn, "Termination"), ["abandoned"]);
     assert!(out.contains("did not answer in 1 s"), "{out}");
     refused(
-        &["article", "1978", "--games", "1", "--level", "1", "--engine-timeout", "0"],
+        &[
+            "article",
+            "1978",
+            "--games",
+            "1",
+            "--level",
+            "1",
+            "--engine-timeout",
+            "0",
+        ],
         &["--engine-timeout 0", "more than 0"],
     );
     refused(
-        &["article", "1978", "--games", "1", "--level", "1", "--engine-timeout", "soon"],
+        &[
+            "article",
+            "1978",
+            "--games",
+            "1",
+            "--level",
+            "1",
+            "--engine-timeout",
+            "soon",
+        ],
         &["--engine-timeout soon"],
     );
 }

@@ -320,12 +320,21 @@ fn save_and_load_lose_nothing() {
         std::fs::read_to_string(dir.join("notes.pgn")).unwrap(),
         "KEEP\n"
     );
-    assert!(t.contains("SAVE: notes.pgn exists and is not a PGN file"), "{t}");
+    assert!(
+        t.contains("SAVE: notes.pgn exists and is not a PGN file"),
+        "{t}"
+    );
     let mine = std::fs::read_to_string(dir.join("mine.pgn")).unwrap();
     assert!(mine.starts_with(keep_pgn), "{mine}");
     assert_eq!(mine.matches("[Event ").count(), 2, "{mine}");
-    assert!(t.contains("SAVED TO mine.pgn, AFTER THE 1 GAME ALREADY IN IT"), "{t}");
-    assert!(t.contains("LOAD: empty.pgn holds no game; nothing changed"), "{t}");
+    assert!(
+        t.contains("SAVED TO mine.pgn, AFTER THE 1 GAME ALREADY IN IT"),
+        "{t}"
+    );
+    assert!(
+        t.contains("LOAD: empty.pgn holds no game; nothing changed"),
+        "{t}"
+    );
     assert!(t.contains("LOAD: bad.pgn: move 3 (Ke3)"), "{t}");
     assert!(t.contains("(GAME 2 OF 2)"), "{t}");
     // No temporary file left beside them.
@@ -344,7 +353,15 @@ fn rank_disambiguation_is_san() {
     let fen = "4B2k/8/4B3/8/8/8/P7/K7 w - - 0 40";
     let (t, dir) = session_with(
         "rank_san",
-        &["--color", "white", "--level", "1", "--no-board", "--fen", fen],
+        &[
+            "--color",
+            "white",
+            "--level",
+            "1",
+            "--no-board",
+            "--fen",
+            fen,
+        ],
         |d| {
             std::fs::write(
                 d.join("b6f7.pgn"),

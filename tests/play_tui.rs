@@ -308,21 +308,37 @@ fn the_full_screen_loses_nothing() {
     std::fs::write(&empty, "").unwrap();
     let mut a = app(Color::White, false, None);
     a.submit("e2\u{FFFD}e4");
-    assert!(a.message.1 && a.message.0.contains("not UTF-8"), "{:?}", a.message);
+    assert!(
+        a.message.1 && a.message.0.contains("not UTF-8"),
+        "{:?}",
+        a.message
+    );
     assert!(a.game.plies.is_empty());
     a.submit("e4");
     z80_moves(&mut a);
     assert_eq!(a.game.plies.len(), 2);
     a.submit(&format!("save {}", notes.display()));
-    assert!(a.message.1 && a.message.0.contains("is not a PGN file"), "{:?}", a.message);
+    assert!(
+        a.message.1 && a.message.0.contains("is not a PGN file"),
+        "{:?}",
+        a.message
+    );
     assert_eq!(std::fs::read_to_string(&notes).unwrap(), "KEEP\n");
     a.submit(&format!("save {}", games.display()));
     assert!(!a.message.1, "{:?}", a.message);
     a.submit(&format!("save {}", games.display()));
-    assert!(a.message.0.contains("after the 1 game already in it"), "{:?}", a.message);
+    assert!(
+        a.message.0.contains("after the 1 game already in it"),
+        "{:?}",
+        a.message
+    );
     for bad in [&empty, &notes] {
         a.submit(&format!("load {}", bad.display()));
-        assert!(a.message.1 && a.message.0.contains("nothing changed"), "{:?}", a.message);
+        assert!(
+            a.message.1 && a.message.0.contains("nothing changed"),
+            "{:?}",
+            a.message
+        );
         assert_eq!(a.game.plies.len(), 2);
     }
     a.submit("new");

@@ -638,7 +638,9 @@ impl UciPlayer {
             let wait = deadline.saturating_duration_since(Instant::now());
             let l = match self.lines.recv_timeout(wait) {
                 Ok(l) => l,
-                Err(RecvTimeoutError::Timeout) => return Err(ThinkError::Silent { seconds: limit }),
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(ThinkError::Silent { seconds: limit })
+                }
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err(ThinkError::Failed(
                         "it exited (waiting for bestmove)".into(),

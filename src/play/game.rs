@@ -777,10 +777,16 @@ mod tests {
         let two = parse_fen("4B2k/8/4B3/8/8/8/P7/K7 w - - 0 40").unwrap();
         for t in ["B6f7", "Be6f7", "B6f7+"] {
             let m = parse_move(&two, t).unwrap();
-            assert_eq!((m.role(), m.from().unwrap().to_string()), (Role::Bishop, "e6".into()), "{t}");
+            assert_eq!(
+                (m.role(), m.from().unwrap().to_string()),
+                (Role::Bishop, "e6".into()),
+                "{t}"
+            );
         }
         assert!(parse_move(&two, "Bf7").unwrap_err().contains("ambiguous"));
-        assert!(parse_move(&two, "b6f7").unwrap_err().contains("no piece on b6"));
+        assert!(parse_move(&two, "b6f7")
+            .unwrap_err()
+            .contains("no piece on b6"));
         let knight = parse_fen("4k3/8/8/8/8/8/8/BN2K3 w - - 0 1").unwrap();
         // b1c3 is the knight's coordinates; Bb1c3 names a bishop that is not on b1.
         assert_eq!(parse_move(&knight, "b1c3").unwrap().role(), Role::Knight);
