@@ -274,6 +274,94 @@ fn an_illegal_move_loses_and_is_reported() {
     check_closing(&out, &pgn, "article", &liar);
 }
 
+/// #32 row 5: a UCI engine that answers the handshake but never a `go` loses each game after
+/// `--engine-timeout` seconds (it used to be waited for 10 minutes a move under --level),
+/// tagged "abandoned" and named in the report, and the match goes on to its next game.
+#[test]
+fn a_mute_engine_loses_after_the_timeout() {
+    let script = tmp("mute.sh");
+    std::fs::write(
+        &script,
+        "while read line; do\n\
+         case \"$line\" in\n\
+         uci) echo 'id name mute'; echo uciok;;\n\
+         isready) echo readyok;;\n\
+         quit) exit 0;;\n\
+         esac\n\
+         done\n",
+    )
+    .unwrap();
+    let mute = format!("uci:/bin/sh {}", script.display());
+    let (out, pgn) = play(
+        &[
+            "article",
+            &mute,
+            "--games",
+            "2",
+            "--level",
+            "1",
+            "--jobs",
+            "2",
+            "--engine-timeout",
+            "1",
+        ],
+        &tmp("mute.pgn"),
+    );
+    assert_eq!(tags(&pgn, "Result"), ["1-0", "0-1"]);
+    assert_eq!(tags(&pgn, "Termination"), ["abandoned"; 2]);
+    assert!(out.contains("2 games lost by an engine's fault"), "{out}");
+    assert_eq!(
+        out.matches(&format!("engine {mute} did not answer in 1 s"))
+            .count(),
+        4,
+        "{out}"
+    );
+    assert!(pgn.contains("did not answer in 1 s}"), "{pgn}");
+    check_closing(&out, &pgn, "article", &mute);
+    // Under a move time: its time and the timeout past it.
+    let (out, pgn) = play(
+        &[
+            &mute,
+            "article",
+            "--games",
+            "1",
+            "--movetime-emulated",
+            "0.5",
+            "--engine-timeout",
+            "0.5",
+        ],
+        &tmp("mute_timed.pgn"),
+    );
+    assert_eq!(tags(&pgn, "Termination"), ["abandoned"]);
+    assert!(out.contains("did not answer in 1 s"), "{out}");
+    refused(
+        &[
+            "article",
+            "1978",
+            "--games",
+            "1",
+            "--level",
+            "1",
+            "--engine-timeout",
+            "0",
+        ],
+        &["--engine-timeout 0", "more than 0"],
+    );
+    refused(
+        &[
+            "article",
+            "1978",
+            "--games",
+            "1",
+            "--level",
+            "1",
+            "--engine-timeout",
+            "soon",
+        ],
+        &["--engine-timeout soon"],
+    );
+}
+
 /// Refused with a message naming what is wrong, a failure status, and no panic.
 fn refused(args: &[&str], says: &[&str]) {
     let out = run(args);

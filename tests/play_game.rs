@@ -190,3 +190,28 @@ fn the_engine_answers_through_the_game() {
     g.play_result(&r).unwrap();
     in_step(&mut g);
 }
+
+/// A game of the full build saved as PGN loads again (its Z80Build tag "full" was refused),
+/// and a text with several games loads the last (what `save` appended last).
+#[test]
+fn pgn_of_the_full_build_and_of_many_games() {
+    let mut g = Game::new(Build::Full, 1).unwrap();
+    play(&mut g, &["e4", "c5"]);
+    let players = pgn::Players {
+        engine: Some(shakmaty::Color::Black),
+        human: "Tester".into(),
+    };
+    let text = pgn::write(&g, &players, "2025.01.02");
+    assert!(text.contains("[Z80Build \"full\"]"), "{text}");
+    let mut h = Game::new(Build::Article, 2).unwrap();
+    pgn::read(&mut h, &text).unwrap();
+    assert_eq!(h.build(), Build::Full);
+    assert_eq!(h.fen(), g.fen());
+    let two = format!("[Event \"first\"]\n\n1. d4 *\n\n{text}");
+    let c = pgn::check(&two).unwrap().unwrap();
+    assert_eq!((c.number, c.games), (2, 2));
+    let mut k = Game::new(Build::Article, 2).unwrap();
+    c.apply(&mut k).unwrap();
+    assert_eq!(k.fen(), g.fen());
+    assert!(pgn::read(&mut k, "").unwrap_err().contains("no game"));
+}

@@ -41,7 +41,12 @@ fn scratch(name: &str) -> PathBuf {
 
 /// Run one session in a scratch directory; its transcript, checked against NAME.out.
 fn session(name: &str, args: &[&str]) -> (String, PathBuf) {
-    let (text, dir) = run(name, args);
+    session_with(name, args, |_| {})
+}
+
+/// [`session`] with files put in the scratch directory first by `setup`.
+fn session_with(name: &str, args: &[&str], setup: impl FnOnce(&Path)) -> (String, PathBuf) {
+    let (text, dir) = run_with(name, args, setup);
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/play");
     let golden = root.join(format!("{name}.out"));
     if bless() {
@@ -61,15 +66,27 @@ fn session(name: &str, args: &[&str]) -> (String, PathBuf) {
 
 /// Run NAME.in through `play --text --turbo ARGS` in a scratch directory; its transcript.
 fn run(name: &str, args: &[&str]) -> (String, PathBuf) {
+    run_with(name, args, |_| {})
+}
+
+fn run_with(name: &str, args: &[&str], setup: impl FnOnce(&Path)) -> (String, PathBuf) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/play");
     let input = std::fs::read(root.join(format!("{name}.in"))).unwrap();
     let dir = scratch(name);
+    setup(&dir);
+    let text = run_bytes(name, &input, args, &dir);
+    (text, dir)
+}
+
+/// `play --text --turbo ARGS` in `dir` fed `input` (any bytes); its transcript. It must exit
+/// with success.
+fn run_bytes(name: &str, input: &[u8], args: &[&str], dir: &Path) -> String {
     let mut child = Command::new(env!("CARGO_BIN_EXE_z80chess"))
         .arg("play")
         .arg("--text")
         .arg("--turbo")
         .args(args)
-        .current_dir(&dir)
+        .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -78,7 +95,7 @@ fn run(name: &str, args: &[&str]) -> (String, PathBuf) {
     {
         use std::io::Write;
         let mut stdin = child.stdin.take().unwrap();
-        stdin.write_all(&input).unwrap();
+        stdin.write_all(input).unwrap();
     }
     let out = child.wait_with_output().unwrap();
     assert!(
@@ -92,7 +109,7 @@ fn run(name: &str, args: &[&str]) -> (String, PathBuf) {
         !text.contains('\x1b'),
         "{name}: the text mode wrote a terminal control code"
     );
-    (text, dir)
+    text
 }
 
 #[test]
@@ -256,4 +273,121 @@ fn ponder_needs_the_full_build() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--ponder: only --build full ponders"), "{err}");
+}
+
+/// #32 row 2: a line that is not UTF-8 (a 0xFF byte) is refused by name wherever a line is
+/// read (a question, a move, a command with a file name), and the session goes on. It used to
+/// end the session silently.
+#[test]
+fn lines_that_are_not_utf8_are_refused() {
+    let dir = scratch("not_utf8");
+    let input: &[u8] = b"\xff\nw\n\xfe\xff\n1\ne2\xffe4\nsave g\xff.pgn\ne4\nquit\n";
+    let t = run_bytes("not_utf8", input, &["--no-board"], &dir);
+    let refusals: Vec<&str> = t
+        .lines()
+        .filter(|l| l.starts_with("NOT UTF-8 TEXT, IGNORED: '"))
+        .collect();
+    assert_eq!(refusals.len(), 4, "{t}");
+    assert!(refusals[2].contains("'e2\u{FFFD}e4'"), "{t}");
+    assert!(refusals[3].contains("'save g\u{FFFD}.pgn'"), "{t}");
+    // Each question asked again; the game goes on after them.
+    assert!(t.contains("(W/B)? w\n"), "{t}");
+    assert!(t.contains("(1-6)? 1\n"), "{t}");
+    assert!(t.contains("  1.     E2-E4      e4\n  1. ... "), "{t}");
+    assert!(t.ends_with("GOODBYE\n"), "{t}");
+    // No file saved under a name made of the bad bytes.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// #32 row 6: `save` never overwrites: a file that is not a PGN is left as it was, a PGN file
+/// gets the game added after its own (and `load` reads the last game); a `load` of a file with
+/// no game, a bad game or no file changes nothing and says so.
+#[test]
+fn save_and_load_lose_nothing() {
+    let keep_pgn = "[Event \"mine\"]\n\n1. d4 d5 *\n";
+    let (t, dir) = session_with(
+        "save_keep",
+        &["--color", "white", "--level", "1", "--no-board"],
+        |d| {
+            std::fs::write(d.join("notes.pgn"), "KEEP\n").unwrap();
+            std::fs::write(d.join("mine.pgn"), keep_pgn).unwrap();
+            std::fs::write(d.join("empty.pgn"), "\n").unwrap();
+            std::fs::write(d.join("bad.pgn"), "1. e4 e5 2. Ke3 *\n").unwrap();
+        },
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("notes.pgn")).unwrap(),
+        "KEEP\n"
+    );
+    assert!(
+        t.contains("SAVE: notes.pgn exists and is not a PGN file"),
+        "{t}"
+    );
+    let mine = std::fs::read_to_string(dir.join("mine.pgn")).unwrap();
+    assert!(mine.starts_with(keep_pgn), "{mine}");
+    assert_eq!(mine.matches("[Event ").count(), 2, "{mine}");
+    assert!(
+        t.contains("SAVED TO mine.pgn, AFTER THE 1 GAME ALREADY IN IT"),
+        "{t}"
+    );
+    assert!(
+        t.contains("LOAD: empty.pgn holds no game; nothing changed"),
+        "{t}"
+    );
+    assert!(t.contains("LOAD: bad.pgn: move 3 (Ke3)"), "{t}");
+    assert!(t.contains("(GAME 2 OF 2)"), "{t}");
+    // No temporary file left beside them.
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.starts_with('.')), "{names:?}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// #32 row 9: `B6f7` (the bishop on the sixth rank; both stand on the e-file) is SAN, at the
+/// prompt and in a PGN `load`; it used to be read as the coordinates b6f7 and refused.
+#[test]
+fn rank_disambiguation_is_san() {
+    let fen = "4B2k/8/4B3/8/8/8/P7/K7 w - - 0 40";
+    let (t, dir) = session_with(
+        "rank_san",
+        &[
+            "--color",
+            "white",
+            "--level",
+            "1",
+            "--no-board",
+            "--fen",
+            fen,
+        ],
+        |d| {
+            std::fs::write(
+                d.join("b6f7.pgn"),
+                format!("[SetUp \"1\"]\n[FEN \"{fen}\"]\n\n40. B6f7 Kg7 *\n"),
+            )
+            .unwrap();
+        },
+    );
+    assert!(t.contains(" 40.     E6-F7      B6f7\n"), "{t}");
+    assert!(t.contains("LOADED 2 PLIES;"), "{t}");
+    assert!(t.contains("'b6f7': there is no piece on b6"), "{t}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The input closes while the Z80 thinks: its move is still played and printed, and the
+/// session ends with GOODBYE and exit 0 (no hang).
+#[test]
+fn end_of_input_while_the_z80_thinks() {
+    let dir = scratch("eof");
+    let t = run_bytes(
+        "eof",
+        b"e4",
+        &["--color", "white", "--level", "2", "--no-board"],
+        &dir,
+    );
+    assert!(t.contains("  1. ... "), "{t}");
+    assert!(t.ends_with("GOODBYE\n"), "{t}");
+    let _ = std::fs::remove_dir_all(dir);
 }

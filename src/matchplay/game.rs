@@ -2,7 +2,7 @@
 //! side to move and judged by the host.
 
 use super::openings::{key, Opening};
-use super::player::{Budget, Player, PonderStats};
+use super::player::{Budget, Player, PonderStats, ThinkError};
 use super::spec::{EngineSpec, TimeControl};
 use crate::firmware::params::ParamFile;
 use shakmaty::san::SanPlus;
@@ -22,6 +22,8 @@ pub struct Side {
     pub name: String,
     /// It thinks on the opponent's time (`--ponder`; the full build only).
     pub ponder: bool,
+    /// An external engine may stay silent this long past its move's time (`--engine-timeout`).
+    pub engine_timeout: std::time::Duration,
 }
 
 /// How a game ended.
@@ -31,7 +33,8 @@ pub struct Outcome {
     pub winner: Option<Color>,
     /// In words: "checkmate", "1978 played e2e5, an illegal move".
     pub reason: String,
-    /// The PGN Termination tag: normal, adjudication, time forfeit, rules infraction.
+    /// The PGN Termination tag: normal, adjudication, time forfeit, rules infraction,
+    /// abandoned (an engine stopped answering).
     pub termination: &'static str,
     /// An engine misbehaved (illegal move, error, no answer): reported at the end.
     pub fault: bool,
@@ -142,7 +145,7 @@ pub fn play(
         winner: Some(!loser),
         reason,
         termination,
-        fault: termination == "rules infraction",
+        fault: matches!(termination, "rules infraction" | "abandoned"),
     };
     let mut plies: Vec<PlyRecord> = Vec::new();
     let mut pos = opening.start.clone();
@@ -215,6 +218,10 @@ pub fn play(
         let budget = budget_of(i, &left, &made);
         let (choice, thought) = match players[i].think(&pos, budget) {
             Ok(c) => c,
+            Err(e @ ThinkError::Silent { .. }) => {
+                let o = loss(side, format!("engine {} {e}", names[i]), "abandoned");
+                return record(plies, o, &players);
+            }
             Err(e) => {
                 let o = loss(
                     side,

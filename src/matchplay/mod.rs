@@ -63,6 +63,8 @@ pub enum MatchError {
     Params { path: PathBuf, reason: String },
     #[error("--ponder {which}: {reason}")]
     BadPonder { which: String, reason: String },
+    #[error("--engine-timeout {0}: give seconds, more than 0 (e.g. 60 or 2.5)")]
+    BadEngineTimeout(String),
     #[error("the firmware: {0}")]
     Engine(String),
     #[error("cannot write the PGN file {}: {source}", path.display())]
@@ -119,6 +121,11 @@ pub struct MatchArgs {
     /// start, so a prediction saves clock time). Deterministic, as without it.
     #[arg(long, value_enum, value_name = "WHO")]
     pub ponder: Option<PonderWho>,
+    /// How long an external UCI engine may stay silent before it loses the game (the game is
+    /// tagged abandoned, the report names it, the match goes on): under --level the whole
+    /// wait for its move, under a time control the time past its move's time. Default 60.
+    #[arg(long, value_name = "SECONDS")]
+    pub engine_timeout: Option<String>,
 }
 
 /// Who ponders in a match.
@@ -153,6 +160,16 @@ pub struct Match {
 impl Match {
     /// Check the command line: specs, time control, openings, engines that start.
     pub fn from_args(a: &MatchArgs) -> Result<Match, MatchError> {
+        let engine_timeout = match &a.engine_timeout {
+            None => player::DEFAULT_ENGINE_TIMEOUT,
+            Some(t) => t
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite() && *s > 0.0 && *s <= 1e9)
+                .map(std::time::Duration::from_secs_f64)
+                .ok_or_else(|| MatchError::BadEngineTimeout(t.clone()))?,
+        };
         let side = |text: &str| -> Result<Side, MatchError> {
             let spec = EngineSpec::parse(text)?;
             let params = match &spec {
@@ -169,6 +186,7 @@ impl Match {
                 params,
                 name: text.trim().to_string(),
                 ponder: false,
+                engine_timeout,
             })
         };
         let mut sides = [side(&a.a)?, side(&a.b)?];

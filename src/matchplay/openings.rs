@@ -503,7 +503,7 @@ pub fn parse_pgn(text: &str) -> Result<Vec<PgnGame>, (usize, String)> {
                 .strip_prefix('"')
                 .and_then(|v| v.strip_suffix('"'))
                 .ok_or((n, format!("the tag value in '{line}' is not quoted")))?;
-            g.tags.push((k.to_string(), v.replace("\\\"", "\"")));
+            g.tags.push((k.to_string(), unescape(v)));
             continue;
         }
         if line.starts_with('%') {
@@ -574,6 +574,22 @@ pub fn parse_pgn(text: &str) -> Result<Vec<PgnGame>, (usize, String)> {
     }
     games.extend(cur.take());
     Ok(games)
+}
+
+/// A tag value with PGN's escapes (`\"`, `\\`) read.
+fn unescape(v: &str) -> String {
+    let mut out = String::with_capacity(v.len());
+    let mut chars = v.chars();
+    while let Some(c) = chars.next() {
+        match (c, chars.clone().next()) {
+            ('\\', Some(n @ ('"' | '\\'))) => {
+                out.push(n);
+                chars.next();
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// PGN games (tags, movetext with comments, variations and NAGs skipped); each game's moves

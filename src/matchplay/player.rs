@@ -60,6 +60,31 @@ pub struct Choice {
     pub seconds: f64,
 }
 
+/// Why a player gave no move.
+#[derive(Debug, thiserror::Error)]
+pub enum ThinkError {
+    /// An external engine said nothing for `--engine-timeout` past its time.
+    #[error("did not answer in {} s", fmt_seconds(seconds.as_secs_f64()))]
+    Silent { seconds: Duration },
+    #[error("{0}")]
+    Failed(String),
+}
+
+impl From<String> for ThinkError {
+    fn from(e: String) -> ThinkError {
+        ThinkError::Failed(e)
+    }
+}
+
+/// "2", "0.5", "90.25": seconds without trailing zeros.
+fn fmt_seconds(s: f64) -> String {
+    let t = format!("{s:.3}");
+    t.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// How long an external engine may stay silent past its time by default (`--engine-timeout`).
+pub const DEFAULT_ENGINE_TIMEOUT: Duration = Duration::from_secs(60);
+
 /// An engine ready to play games.
 pub enum Player {
     Firmware(Box<FirmwarePlayer>),
@@ -90,7 +115,11 @@ impl Player {
                 path,
                 args,
                 options,
-            } => Ok(Player::Uci(UciPlayer::spawn(path, args, options)?)),
+            } => {
+                let mut u = UciPlayer::spawn(path, args, options)?;
+                u.timeout = side.engine_timeout;
+                Ok(Player::Uci(u))
+            }
         }
     }
 
@@ -143,9 +172,9 @@ impl Player {
         &mut self,
         pos: &Chess,
         budget: Budget,
-    ) -> Result<(Choice, Option<Thought>), String> {
+    ) -> Result<(Choice, Option<Thought>), ThinkError> {
         match self {
-            Player::Firmware(f) => f.think(pos, budget),
+            Player::Firmware(f) => Ok(f.think(pos, budget)?),
             Player::Uci(u) => u.think(pos, budget).map(|c| (c, None)),
         }
     }
@@ -455,6 +484,8 @@ pub struct UciPlayer {
     pub name: String,
     start: Option<String>,
     moves: Vec<String>,
+    /// How long it may stay silent past its move's time (the whole wait under `--level`).
+    pub timeout: Duration,
 }
 
 impl UciPlayer {
@@ -502,6 +533,7 @@ impl UciPlayer {
             name: path.display().to_string(),
             start: None,
             moves: Vec::new(),
+            timeout: DEFAULT_ENGINE_TIMEOUT,
         };
         p.send("uci").map_err(&uci_err)?;
         let deadline = Instant::now() + HANDSHAKE;
@@ -575,7 +607,7 @@ impl UciPlayer {
         self.ready()
     }
 
-    fn think(&mut self, pos: &Chess, budget: Budget) -> Result<Choice, String> {
+    fn think(&mut self, pos: &Chess, budget: Budget) -> Result<Choice, ThinkError> {
         let mut position = match &self.start {
             None => "position startpos".to_string(),
             Some(f) => format!("position fen {f}"),
@@ -585,13 +617,15 @@ impl UciPlayer {
             position.push_str(&self.moves.join(" "));
         }
         self.send(&position)?;
+        // Under a fixed depth the engine has `timeout` in all; under a time, its time and
+        // `timeout` past it.
         let (go, limit) = match budget.share(0.0) {
-            Budget::Depth(d) => (format!("go depth {d}"), Duration::from_secs(600)),
+            Budget::Depth(d) => (format!("go depth {d}"), self.timeout),
             Budget::Seconds(s) => {
                 let ms = (s * 1000.0).round().max(1.0) as u64;
                 (
                     format!("go movetime {ms}"),
-                    Duration::from_millis(ms * 4) + Duration::from_secs(30),
+                    Duration::from_millis(ms) + self.timeout,
                 )
             }
             Budget::Clock { .. } => unreachable!("share() gives seconds"),
@@ -601,9 +635,18 @@ impl UciPlayer {
         let deadline = t0 + limit;
         let mut info = String::new();
         loop {
-            let l = self
-                .recv(deadline)
-                .map_err(|e| format!("{e} (waiting for bestmove)"))?;
+            let wait = deadline.saturating_duration_since(Instant::now());
+            let l = match self.lines.recv_timeout(wait) {
+                Ok(l) => l,
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(ThinkError::Silent { seconds: limit })
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(ThinkError::Failed(
+                        "it exited (waiting for bestmove)".into(),
+                    ))
+                }
+            };
             let mut words = l.split_whitespace();
             match words.next() {
                 Some("info") => {

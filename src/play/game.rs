@@ -532,10 +532,30 @@ impl Game {
 }
 
 /// Read a move in `pos` (see [`Game::parse_move`]).
+///
+/// SAN and coordinates are told apart by case, as PGN readers do: the text as typed is read
+/// as SAN first (`B6f7` is a bishop from the sixth rank, `Bb1c3` a bishop from b1; a piece is
+/// a capital, so lowercase text is SAN only for a pawn move, which then means the same as its
+/// coordinates), then as coordinates (`b1c3`, `e7e8q`, the 1978 program's `B1-C3`), then as
+/// SAN in any case (`NF3`, `BXC3`, as the 1978 keyboard typed them).
 pub fn parse_move(pos: &Chess, input: &str) -> Result<Move, String> {
     let text = input.trim();
     if text.is_empty() {
         return Err("type a move, e.g. e2e4 or Nf3".into());
+    }
+    // SAN exactly as typed ("0-0" read as "O-O").
+    let exact = if text.starts_with("0-0") {
+        text.replace('0', "O")
+    } else {
+        text.to_string()
+    };
+    let mut ambiguous: Option<String> = None;
+    if let Ok(san) = exact.parse::<SanPlus>().map(|s| s.san) {
+        match san.to_move(pos) {
+            Ok(m) => return Ok(m),
+            Err(SanError::AmbiguousSan) => ambiguous = Some(ambiguity(pos, &san, text)),
+            Err(SanError::IllegalSan) => {}
+        }
     }
     // Coordinates: e2e4, e2-e4, E2-E4, e7e8q, e7-e8=Q, e2xe4.
     let lower: String = text
@@ -547,16 +567,21 @@ pub fn parse_move(pos: &Chess, input: &str) -> Result<Move, String> {
     let square = |i: usize| {
         b.len() > i + 1 && (b'a'..=b'h').contains(&b[i]) && (b'1'..=b'8').contains(&b[i + 1])
     };
+    let mut coords_error: Option<String> = None;
     if (b.len() == 4 || b.len() == 5) && square(0) && square(2) {
-        let uci: UciMove = lower
-            .parse()
-            .map_err(|_| format!("'{text}' is not a move (a promotion piece is q, r, b or n)"))?;
-        return match uci.to_move(pos) {
-            Ok(m) => Ok(m),
-            Err(_) => Err(explain_illegal_coords(pos, &lower, text)),
-        };
+        match lower.parse::<UciMove>() {
+            Err(_) => {
+                coords_error = Some(format!(
+                    "'{text}' is not a move (a promotion piece is q, r, b or n)"
+                ))
+            }
+            Ok(uci) => match uci.to_move(pos) {
+                Ok(m) => return Ok(m),
+                Err(_) => coords_error = Some(explain_illegal_coords(pos, &lower, text)),
+            },
+        }
     }
-    // SAN; "0-0" as "O-O"; capitals as the 1978 keyboard typed them.
+    // SAN in any case; "0-0" as "O-O".
     let mut candidates = vec![text.replace('0', "O")];
     let c0 = candidates[0].clone();
     let mut chars = c0.chars();
@@ -571,15 +596,19 @@ pub fn parse_move(pos: &Chess, input: &str) -> Result<Move, String> {
         if c0.starts_with(['O', 'o']) {
             candidates.push(c0.to_ascii_uppercase());
         } else {
-            // "NF3" → "Nf3"; "BXC3" → "Bxc3" and also the pawn capture "bxc3".
-            if "NBRQK".contains(upper_first) {
+            // "NF3" → "Nf3"; "BXC3" → "Bxc3" and also the pawn capture "bxc3". A lowercase
+            // 'b' is the b-file, never a bishop ("b6f7" is coordinates, "B6f7" SAN).
+            if "NBRQK".contains(upper_first) && first != 'b' {
                 candidates.push(format!("{upper_first}{rest}"));
             }
             candidates.push(format!("{}{rest}", first.to_ascii_lowercase()));
             // A bare "e8Q" / "e8q": the promotion piece without '='.
-            let l = candidates.last().unwrap().clone();
+            let l = candidates.last().expect("pushed").clone();
             if let Some(p) = l.chars().last() {
-                if "qrbn".contains(p) && l.len() >= 3 && l.as_bytes()[l.len() - 2].is_ascii_digit()
+                if "qrbn".contains(p)
+                    && l.len() >= 3
+                    && l.is_char_boundary(l.len() - 1)
+                    && l.as_bytes()[l.len() - 2].is_ascii_digit()
                 {
                     candidates.push(format!("{}={}", &l[..l.len() - 1], p.to_ascii_uppercase()));
                 }
@@ -587,7 +616,6 @@ pub fn parse_move(pos: &Chess, input: &str) -> Result<Move, String> {
         }
     }
     let mut parsed_any = false;
-    let mut ambiguous: Option<String> = None;
     for c in &candidates {
         let Ok(san) = c.parse::<SanPlus>().map(|s| s.san) else {
             continue;
@@ -597,13 +625,7 @@ pub fn parse_move(pos: &Chess, input: &str) -> Result<Move, String> {
             Ok(m) => return Ok(m),
             Err(SanError::AmbiguousSan) => {
                 if ambiguous.is_none() {
-                    let options: Vec<String> = pos
-                        .legal_moves()
-                        .iter()
-                        .filter(|m| san.matches(**m))
-                        .map(|m| San::from_move(pos, *m).to_string())
-                        .collect();
-                    ambiguous = Some(format!("'{text}' is ambiguous: {}", join_or(&options)));
+                    ambiguous = Some(ambiguity(pos, &san, text));
                 }
             }
             Err(SanError::IllegalSan) => {}
@@ -611,6 +633,9 @@ pub fn parse_move(pos: &Chess, input: &str) -> Result<Move, String> {
     }
     if let Some(a) = ambiguous {
         return Err(a);
+    }
+    if let Some(e) = coords_error {
+        return Err(e);
     }
     if parsed_any {
         // A promotion without its piece?
@@ -633,6 +658,17 @@ pub fn parse_move(pos: &Chess, input: &str) -> Result<Move, String> {
     Err(format!(
         "'{text}' is not a move: type SAN (Nf3, exd5, O-O, e8=Q) or coordinates (g1f3, e7e8q)"
     ))
+}
+
+/// "'Nd5' is ambiguous: Ncd5 or Ned5".
+fn ambiguity(pos: &Chess, san: &San, text: &str) -> String {
+    let options: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .filter(|m| san.matches(**m))
+        .map(|m| San::from_move(pos, *m).to_string())
+        .collect();
+    format!("'{text}' is ambiguous: {}", join_or(&options))
 }
 
 fn join_or(items: &[String]) -> String {
@@ -737,5 +773,31 @@ mod tests {
         assert_eq!(parse_move(&bishop, "axb3").unwrap().role(), Role::Pawn);
         assert_eq!(parse_move(&bishop, "Bxb3").unwrap().role(), Role::Bishop);
         assert_eq!(parse_move(&bishop, "BXB3").unwrap().role(), Role::Bishop);
+        // SAN and coordinates told apart by case: B6f7 is the bishop on the sixth rank.
+        let two = parse_fen("4B2k/8/4B3/8/8/8/P7/K7 w - - 0 40").unwrap();
+        for t in ["B6f7", "Be6f7", "B6f7+"] {
+            let m = parse_move(&two, t).unwrap();
+            assert_eq!(
+                (m.role(), m.from().unwrap().to_string()),
+                (Role::Bishop, "e6".into()),
+                "{t}"
+            );
+        }
+        assert!(parse_move(&two, "Bf7").unwrap_err().contains("ambiguous"));
+        assert!(parse_move(&two, "b6f7")
+            .unwrap_err()
+            .contains("no piece on b6"));
+        let knight = parse_fen("4k3/8/8/8/8/8/8/BN2K3 w - - 0 1").unwrap();
+        // b1c3 is the knight's coordinates; Bb1c3 names a bishop that is not on b1.
+        assert_eq!(parse_move(&knight, "b1c3").unwrap().role(), Role::Knight);
+        assert_eq!(parse_move(&knight, "B1-C3").unwrap().role(), Role::Knight);
+        assert!(parse_move(&knight, "Bb1c3").is_err());
+        assert_eq!(parse_move(&knight, "Ba1c3").unwrap().role(), Role::Bishop);
+        assert_eq!(parse_move(&knight, "B1c3").unwrap().role(), Role::Bishop);
+        assert!(parse_move(&castle, "0-0").unwrap().is_castle());
+        assert_eq!(
+            parse_move(&promo, "e7e8q").unwrap().promotion(),
+            Some(Role::Queen)
+        );
     }
 }

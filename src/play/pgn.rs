@@ -3,6 +3,7 @@
 use super::game::{End, Game};
 use crate::firmware::{parse_fen, Build, SearchKind};
 use shakmaty::{Chess, Color, Position};
+use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Who played what, for the PGN tags.
@@ -140,118 +141,67 @@ pub fn write(game: &Game, players: &Players, date: &str) -> String {
     out
 }
 
-/// The tags and the SAN moves of the first game in `text`.
-/// A PGN's tags (name, value) and its SAN moves.
-type Parts = (Vec<(String, String)>, Vec<String>);
-
-fn split(text: &str) -> Result<Parts, String> {
-    let mut tags = Vec::new();
-    let mut movetext = String::new();
-    let mut in_moves = false;
-    for line in text.lines() {
-        let l = line.trim();
-        if l.starts_with('%') {
-            continue;
-        }
-        if !in_moves && l.starts_with('[') {
-            let inner = l.trim_start_matches('[').trim_end_matches(']');
-            let (k, v) = inner
-                .split_once(' ')
-                .ok_or_else(|| format!("malformed tag '{l}'"))?;
-            let v = v.trim();
-            let v = v
-                .strip_prefix('"')
-                .and_then(|v| v.strip_suffix('"'))
-                .ok_or_else(|| format!("malformed tag '{l}'"))?;
-            tags.push((k.to_string(), v.replace("\\\"", "\"").replace("\\\\", "\\")));
-            continue;
-        }
-        if l.is_empty() {
-            if in_moves {
-                break; // the end of the first game
-            }
-            continue;
-        }
-        if in_moves && l.starts_with('[') {
-            break;
-        }
-        in_moves = true;
-        movetext.push_str(line);
-        movetext.push('\n');
-    }
-    // Strip comments, variations, NAGs, move numbers and results.
-    let mut moves = Vec::new();
-    let mut depth = 0usize;
-    let mut chars = movetext.chars().peekable();
-    let mut word = String::new();
-    let flush = |word: &mut String, moves: &mut Vec<String>| {
-        let w = std::mem::take(word);
-        if matches!(w.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*") {
-            return;
-        }
-        let w = w.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-        if w.is_empty() || w.starts_with('$') {
-            return;
-        }
-        moves.push(w.trim_end_matches(['!', '?']).to_string());
-    };
-    while let Some(c) = chars.next() {
-        match c {
-            '{' => {
-                flush(&mut word, &mut moves);
-                for d in chars.by_ref() {
-                    if d == '}' {
-                        break;
-                    }
-                }
-            }
-            ';' => {
-                flush(&mut word, &mut moves);
-                for d in chars.by_ref() {
-                    if d == '\n' {
-                        break;
-                    }
-                }
-            }
-            '(' => {
-                flush(&mut word, &mut moves);
-                depth += 1;
-            }
-            ')' => {
-                word.clear();
-                depth = depth.saturating_sub(1);
-            }
-            c if c.is_whitespace() => {
-                if depth == 0 {
-                    flush(&mut word, &mut moves);
-                } else {
-                    word.clear();
-                }
-            }
-            c => {
-                if depth == 0 {
-                    word.push(c)
-                }
-            }
-        }
-    }
-    if depth == 0 {
-        flush(&mut word, &mut moves);
-    }
-    Ok((tags, moves))
+/// What can go wrong saving or loading a game. Each says that nothing was changed.
+#[derive(Debug, thiserror::Error)]
+pub enum PgnError {
+    #[error("{}: {source}; nothing changed", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(
+        "{} exists and is not a PGN file ({reason}); it is left as it was: give another name",
+        path.display()
+    )]
+    NotPgn { path: PathBuf, reason: String },
+    #[error("{} holds no game; nothing changed", path.display())]
+    NoGame { path: PathBuf },
+    #[error("{}: {reason}; nothing changed", path.display())]
+    BadGame { path: PathBuf, reason: String },
 }
 
-/// Load the first game of a PGN text into `game` (its build and level from the tags when
-/// present). On an error the game is left as it was.
-pub fn read(game: &mut Game, text: &str) -> Result<Loaded, String> {
-    let (tags, moves) = split(text)?;
-    let tag = |k: &str| tags.iter().find(|t| t.0 == k).map(|t| t.1.clone());
+/// A game read from PGN and checked, not yet put into a [`Game`] ([`Checked::apply`]).
+#[derive(Clone, Debug)]
+pub struct Checked {
+    pub loaded: Loaded,
+    start: Chess,
+    moves: Vec<shakmaty::Move>,
+    /// Which game of the text it is (1-based), and how many games the text holds.
+    pub number: usize,
+    pub games: usize,
+}
+
+impl Checked {
+    /// Put the game into `game` (its build and level from the tags when present).
+    pub fn apply(self, game: &mut Game) -> Result<Loaded, String> {
+        if let Some(b) = self.loaded.build {
+            game.set_build(b)?;
+        }
+        if let Some(l) = self.loaded.level {
+            game.level = l;
+        }
+        game.set_start(self.start)?;
+        for m in self.moves {
+            game.play(m, None, true)?;
+        }
+        Ok(self.loaded)
+    }
+}
+
+/// One game of a PGN text checked: its tags read and every move legal.
+fn check_game(g: &crate::matchplay::openings::PgnGame) -> Result<Checked, String> {
+    let tag = |k: &str| g.tag(k);
     let mut loaded = Loaded::default();
     if let Some(b) = tag("Z80Build") {
         loaded.build = Some(match b.as_str() {
             "article" => Build::Article,
             "1978" => Build::B1978,
-            other => return Err(format!("unknown Z80Build '{other}' (article or 1978)")),
+            "full" => Build::Full,
+            other => {
+                return Err(format!(
+                    "unknown Z80Build '{other}' (article, 1978 or full)"
+                ))
+            }
         });
     }
     if let Some(l) = tag("Z80Level") {
@@ -272,26 +222,196 @@ pub fn read(game: &mut Game, text: &str) -> Result<Loaded, String> {
         Some(f) => parse_fen(&f).map_err(|e| e.to_string())?,
         None => Chess::default(),
     };
-    // Check every move before touching the game.
     let mut pos = start.clone();
-    let mut checked = Vec::new();
-    for (i, san) in moves.iter().enumerate() {
+    let mut moves = Vec::new();
+    for (_, token) in &g.tokens {
+        if matches!(token.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*") {
+            break;
+        }
+        if token.starts_with('$') {
+            continue;
+        }
+        // A move number ("12.", "12...", "12.e4"); "0-0" is a move.
+        let digits = token.len() - token.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let san = if token[digits..].starts_with('.') {
+            token[digits..].trim_start_matches('.')
+        } else {
+            token.as_str()
+        };
+        let san = san.trim_end_matches(['!', '?']);
+        if san.is_empty() {
+            continue;
+        }
         let m = super::game::parse_move(&pos, san)
-            .map_err(|e| format!("move {} ({san}): {e}", i + 1))?;
+            .map_err(|e| format!("move {} ({san}): {e}", moves.len() + 1))?;
         pos.play_unchecked(m);
-        checked.push(m);
+        moves.push(m);
     }
-    if let Some(b) = loaded.build {
-        game.set_build(b)?;
+    Ok(Checked {
+        loaded,
+        start,
+        moves,
+        number: 0,
+        games: 0,
+    })
+}
+
+/// Every game of a PGN text, each checked; the error names the game that does not read.
+pub fn check_all(text: &str) -> Result<Vec<Checked>, String> {
+    let games = crate::matchplay::openings::parse_pgn(text)
+        .map_err(|(line, e)| format!("line {line}: {e}"))?;
+    let n = games.len();
+    games
+        .iter()
+        .enumerate()
+        .map(|(i, g)| {
+            check_game(g)
+                .map(|c| Checked {
+                    number: i + 1,
+                    games: n,
+                    ..c
+                })
+                .map_err(|e| format!("game {} (line {}): {e}", i + 1, g.line))
+        })
+        .collect()
+}
+
+/// The last game of a PGN text (the one `save` added last), checked; None if it holds none.
+pub fn check(text: &str) -> Result<Option<Checked>, String> {
+    let games = crate::matchplay::openings::parse_pgn(text)
+        .map_err(|(line, e)| format!("line {line}: {e}"))?;
+    let n = games.len();
+    let Some(g) = games.last() else {
+        return Ok(None);
+    };
+    check_game(g)
+        .map(|c| {
+            Some(Checked {
+                number: n,
+                games: n,
+                ..c
+            })
+        })
+        .map_err(|e| {
+            if n > 1 {
+                format!("game {n} (line {}): {e}", g.line)
+            } else {
+                e
+            }
+        })
+}
+
+/// Load the last game of a PGN text into `game` (its build and level from the tags when
+/// present). On an error, or when the text holds no game, the game is left as it was.
+pub fn read(game: &mut Game, text: &str) -> Result<Loaded, String> {
+    match check(text)? {
+        None => Err("no game in it".into()),
+        Some(c) => c.apply(game),
     }
-    if let Some(l) = loaded.level {
-        game.level = l;
+}
+
+/// Read and check the last game of the PGN file `path`, changing nothing.
+pub fn load_file(path: &Path) -> Result<Checked, PgnError> {
+    let text = std::fs::read_to_string(path).map_err(|source| PgnError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    match check(&text) {
+        Ok(Some(c)) => Ok(c),
+        Ok(None) => Err(PgnError::NoGame {
+            path: path.to_path_buf(),
+        }),
+        Err(reason) => Err(PgnError::BadGame {
+            path: path.to_path_buf(),
+            reason,
+        }),
     }
-    game.set_start(start)?;
-    for m in checked {
-        game.play(m, None, true)?;
+}
+
+/// How [`save`] wrote the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Saved {
+    /// A new file.
+    Created,
+    /// Added after the games the file held (PGN files hold many games).
+    Appended { before: usize },
+}
+
+/// Write `pgn` (one game, see [`write`]) to `path`: a new file, or appended to a PGN file's
+/// games. A file that is not a PGN file (some game in it does not read) is never touched.
+/// The file is replaced at once (written beside it, then renamed), so it is never half
+/// written.
+pub fn save(path: &Path, pgn: &str) -> Result<Saved, PgnError> {
+    let io = |source| PgnError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let (text, saved) = match std::fs::read(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => (pgn.to_string(), Saved::Created),
+        Err(e) => return Err(io(e)),
+        Ok(bytes) => {
+            let not_pgn = |reason: String| PgnError::NotPgn {
+                path: path.to_path_buf(),
+                reason,
+            };
+            let old = String::from_utf8(bytes).map_err(|_| not_pgn("it is not text".into()))?;
+            if old.trim().is_empty() {
+                (pgn.to_string(), Saved::Created)
+            } else {
+                let games = check_all(&old).map_err(not_pgn)?;
+                if games.is_empty() {
+                    return Err(not_pgn("it holds no game".into()));
+                }
+                let sep = if old.ends_with("\n\n") {
+                    ""
+                } else if old.ends_with('\n') {
+                    "\n"
+                } else {
+                    "\n\n"
+                };
+                (
+                    format!("{old}{sep}{pgn}"),
+                    Saved::Appended {
+                        before: games.len(),
+                    },
+                )
+            }
+        }
+    };
+    write_atomically(path, text.as_bytes()).map_err(io)?;
+    Ok(saved)
+}
+
+/// Write `bytes` to a file beside `path` and rename it over `path` (the target of a link,
+/// keeping the old file's permissions).
+fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let target = match std::fs::canonicalize(path) {
+        Ok(t) => t,
+        Err(_) => path.to_path_buf(),
+    };
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "game.pgn".into());
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create_new(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        if let Ok(m) = std::fs::metadata(&target) {
+            std::fs::set_permissions(&tmp, m.permissions())?;
+        }
+        std::fs::rename(&tmp, &target)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
     }
-    Ok(loaded)
+    result
 }
 
 #[cfg(test)]
@@ -300,12 +420,17 @@ mod tests {
 
     #[test]
     fn movetext() {
-        let (tags, moves) = split(
-            "[Event \"x\"]\n[White \"a \\\"b\\\"\"]\n\n1. e4 {comment} e5 (1... c5 2. Nf3) 2. Nf3!? $1 Nc6; rest\n3. Bb5 1-0\n",
+        let games = check_all(
+            "[Event \"x\"]\n[White \"a \\\"b\\\" c\\\\d\"]\n\n1. e4 {comment} e5 (1... c5 2. Nf3) 2. Nf3!? $1 Nc6; rest\n3.Bb5 1-0\n\n[Event \"y\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. 0-0 *\n",
         )
         .unwrap();
-        assert_eq!(tags[1].1, "a \"b\"");
-        assert_eq!(moves, ["e4", "e5", "Nf3", "Nc6", "Bb5"]);
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].moves.len(), 5);
+        assert_eq!(games[1].moves.len(), 7);
+        assert!(games[1].moves[6].is_castle());
+        assert_eq!(games[0].loaded.result.as_deref(), None);
+        assert!(check("").unwrap().is_none());
+        assert!(check_all("KEEP\n").unwrap_err().contains("KEEP"));
     }
 
     #[test]

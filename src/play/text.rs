@@ -47,7 +47,8 @@ COMMANDS:
   NEW            A NEW GAME              SWITCH     I PLAY YOUR SIDE (ALSO: GO)
   LEVEL n        LOOK AHEAD 1-6          BUILD b    ARTICLE, 1978, FULL
   FEN f          SET UP A POSITION       RESIGN     GIVE UP THIS GAME
-  SAVE file      WRITE THE GAME AS PGN   LOAD file  READ A PGN GAME
+  SAVE file      ADD THE GAME TO A PGN FILE (A FILE THAT IS NOT PGN IS NEVER TOUCHED)
+  LOAD file      READ THE LAST GAME OF A PGN FILE
   HINT           THE TABLEBASE'S VERDICT QUIT       LEAVE
   PONDER ON|OFF  FULL BUILD: I THINK ON YOUR TIME";
 
@@ -67,6 +68,8 @@ struct Session<'a> {
     pondering: Option<Ponder>,
     /// A ponder hit: the search the Z80's next move continues.
     hit: Option<Ponder>,
+    /// The question being asked, repeated after a line that is refused.
+    prompt: String,
 }
 
 enum Flow {
@@ -98,6 +101,7 @@ pub fn run(
         game,
         engine: Color::Black,
         flipped: false,
+        prompt: String::new(),
     };
     s.session().map_err(|e| e.to_string())
 }
@@ -112,25 +116,49 @@ impl Session<'_> {
 
     /// Prompt and read one line (None at the end of input).
     fn ask(&mut self, prompt: &str) -> std::io::Result<Option<String>> {
+        self.prompt = prompt.to_string();
         write!(self.out, "{prompt} ")?;
         self.out.flush()?;
         self.read()
     }
 
     /// Wait for one line, echoed when the input is not a terminal (None at the end of input).
+    /// A line that is not UTF-8 is refused by name and the question asked again.
     fn read(&mut self) -> std::io::Result<Option<String>> {
-        match self.lines.recv() {
-            Ok(l) => {
-                if !self.interactive {
-                    writeln!(self.out, "{l}")?;
+        loop {
+            match self.lines.recv() {
+                Ok(l) => {
+                    if !self.interactive {
+                        writeln!(self.out, "{l}")?;
+                    }
+                    if self.refuse_not_utf8(&l)? {
+                        continue;
+                    }
+                    return Ok(Some(l));
                 }
-                Ok(Some(l))
-            }
-            Err(_) => {
-                writeln!(self.out)?;
-                Ok(None)
+                Err(_) => {
+                    writeln!(self.out)?;
+                    return Ok(None);
+                }
             }
         }
+    }
+
+    /// A line with bytes that are not UTF-8 (they arrive as U+FFFD) is refused, naming it, and
+    /// the question is asked again: nothing reads it as a move, a command or a file name.
+    fn refuse_not_utf8(&mut self, line: &str) -> std::io::Result<bool> {
+        if !super::not_utf8(line) {
+            return Ok(false);
+        }
+        self.say(&format!(
+            "NOT UTF-8 TEXT, IGNORED: '{}' (\u{FFFD} MARKS THE BYTES THAT ARE NOT TEXT)",
+            line.trim_end()
+        ))?;
+        if !self.prompt.is_empty() {
+            write!(self.out, "{} ", self.prompt)?;
+            self.out.flush()?;
+        }
+        Ok(true)
     }
 
     fn session(&mut self) -> Io {
@@ -247,12 +275,14 @@ impl Session<'_> {
             }
             return Ok(self.ask("YOUR MOVE?")?);
         }
+        self.prompt = "YOUR MOVE?".into();
         write!(self.out, "YOUR MOVE? ")?;
         self.out.flush()?;
         // Ponder in slices, emulated time kept level with wall time, until a line comes.
         let pace = self.opts.pace;
         while let Some(p) = self.pondering.as_ref().filter(|p| p.running()) {
             match self.lines.recv_timeout(p.search.ahead(&pace)) {
+                Ok(l) if self.refuse_not_utf8(&l)? => {}
                 Ok(l) => return Ok(Some(l)),
                 Err(RecvTimeoutError::Timeout) => self.step_ponder(pace.slice())?,
                 Err(RecvTimeoutError::Disconnected) => break,
@@ -392,30 +422,42 @@ impl Session<'_> {
                     self.say("SAVE: GIVE A FILE NAME")?;
                 } else {
                     let text = pgn::write(&self.game, &self.players(), &pgn::today());
-                    match std::fs::write(rest, text) {
-                        Ok(()) => self.say(&format!("SAVED TO {rest}"))?,
-                        Err(e) => self.say(&format!("SAVE: {rest}: {e}"))?,
+                    match pgn::save(std::path::Path::new(rest), &text) {
+                        Ok(pgn::Saved::Created) => self.say(&format!("SAVED TO {rest}"))?,
+                        Ok(pgn::Saved::Appended { before }) => self.say(&format!(
+                            "SAVED TO {rest}, AFTER THE {before} GAME{} ALREADY IN IT",
+                            if before == 1 { "" } else { "S" }
+                        ))?,
+                        Err(e) => self.say(&format!("SAVE: {e}"))?,
                     }
                 }
             }
-            "LOAD" => match std::fs::read_to_string(rest) {
-                Err(e) => self.say(&format!("LOAD: {rest}: {e}"))?,
-                Ok(text) => match pgn::read(&mut self.game, &text) {
-                    Err(e) => self.say(&format!("LOAD: {e}"))?,
-                    Ok(l) => {
-                        if let Some(c) = l.engine {
-                            self.engine = c;
-                            self.flipped = c == Color::White;
+            "LOAD" if rest.is_empty() => self.say("LOAD: GIVE A FILE NAME")?,
+            "LOAD" => match pgn::load_file(std::path::Path::new(rest)) {
+                Err(e) => self.say(&format!("LOAD: {e}"))?,
+                Ok(c) => {
+                    let which = if c.games > 1 {
+                        format!(" (GAME {} OF {})", c.number, c.games)
+                    } else {
+                        String::new()
+                    };
+                    match c.apply(&mut self.game) {
+                        Err(e) => self.say(&format!("LOAD: {e}"))?,
+                        Ok(l) => {
+                            if let Some(c) = l.engine {
+                                self.engine = c;
+                                self.flipped = c == Color::White;
+                            }
+                            self.say(&format!(
+                                "LOADED {} PLIES{which}; {} BUILD, LOOK AHEAD {}",
+                                self.game.plies.len(),
+                                self.game.build().to_string().to_uppercase(),
+                                self.game.level
+                            ))?;
+                            self.board()?;
                         }
-                        self.say(&format!(
-                            "LOADED {} PLIES; {} BUILD, LOOK AHEAD {}",
-                            self.game.plies.len(),
-                            self.game.build().to_string().to_uppercase(),
-                            self.game.level
-                        ))?;
-                        self.board()?;
                     }
-                },
+                }
             },
             "PONDER" => match rest.to_ascii_uppercase().as_str() {
                 "ON" if self.game.build() == Build::Full => {
@@ -488,6 +530,10 @@ impl Session<'_> {
                 let wait = search.ahead(&pace);
                 if self.interactive {
                     match self.lines.recv_timeout(wait) {
+                        Ok(l) if super::not_utf8(&l) => {
+                            self.prompt.clear();
+                            self.refuse_not_utf8(&l)?;
+                        }
                         Ok(l) => {
                             if matches!(l.trim().to_ascii_uppercase().as_str(), "QUIT" | "EXIT") {
                                 quit = true;

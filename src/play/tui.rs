@@ -79,8 +79,8 @@ const HELP: &[&str] = &[
     "  level 1-6       the Z80's look ahead",
     "  build article|1978|full",
     "  fen <FEN>       set up a position",
-    "  save <file>     write the game as PGN",
-    "  load <file>     read a PGN game",
+    "  save <file>     add the game to a PGN file",
+    "  load <file>     read a PGN file's last game",
     "  hint            the tablebase's verdict",
     "  ponder on|off   full build: think on your time",
     "  resign, ascii, help, quit",
@@ -361,6 +361,13 @@ impl App {
         if text.is_empty() {
             return;
         }
+        if super::not_utf8(text) {
+            // (crossterm drops bytes that are not UTF-8 before they are keys; a U+FFFD typed
+            // as such is refused as the line front ends refuse one)
+            return self.complain(format!(
+                "'{text}' is not UTF-8 text (\u{FFFD} marks the bytes that are not): ignored"
+            ));
+        }
         self.stalled = false;
         let (word, rest) = match text.split_once(char::is_whitespace) {
             Some((w, r)) => (w, r.trim()),
@@ -453,16 +460,26 @@ impl App {
                     human: "Player".into(),
                 };
                 let text = pgn::write(&self.game, &players, &pgn::today());
-                match std::fs::write(rest, text) {
-                    Ok(()) => self.say(format!("Saved to {rest}.")),
-                    Err(e) => self.complain(format!("save {rest}: {e}")),
+                match pgn::save(std::path::Path::new(rest), &text) {
+                    Ok(pgn::Saved::Created) => self.say(format!("Saved to {rest}.")),
+                    Ok(pgn::Saved::Appended { before }) => self.say(format!(
+                        "Saved to {rest}, after the {before} game{} already in it.",
+                        if before == 1 { "" } else { "s" }
+                    )),
+                    Err(e) => self.complain(format!("save: {e}")),
                 }
             }
-            "load" => match std::fs::read_to_string(rest) {
-                Err(e) => self.complain(format!("load {rest}: {e}")),
-                Ok(text) => {
+            "load" if rest.is_empty() => self.complain("load: give a file name"),
+            "load" => match pgn::load_file(std::path::Path::new(rest)) {
+                Err(e) => self.complain(format!("load: {e}")),
+                Ok(c) => {
+                    let which = if c.games > 1 {
+                        format!(", game {} of {}", c.number, c.games)
+                    } else {
+                        String::new()
+                    };
                     self.abandon();
-                    match pgn::read(&mut self.game, &text) {
+                    match c.apply(&mut self.game) {
                         Err(e) => self.complain(format!("load {rest}: {e}")),
                         Ok(l) => {
                             if let Some(c) = l.engine {
@@ -471,7 +488,7 @@ impl App {
                             }
                             self.reset_clocks(Instant::now());
                             self.say(format!(
-                                "Loaded {} plies ({} build, level {}).",
+                                "Loaded {} plies ({} build, level {}{which}).",
                                 self.game.plies.len(),
                                 self.game.build(),
                                 self.game.level
