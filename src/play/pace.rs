@@ -237,6 +237,8 @@ pub struct Plan {
     /// The full build keeps its own time ('T', asm/time.asm): (left, moves to go, increment)
     /// in T-states, for [`Engine::set_time`]; the host then only guards the hard limit.
     pub firmware_clock: Option<(u64, u32, u64)>,
+    /// The host's own share of the clock, should the firmware refuse it.
+    pub fallback: Option<Duration>,
     /// What time the plan counts in, for an `info string` / a comment line.
     pub note: String,
 }
@@ -300,6 +302,7 @@ pub fn plan(
             depth,
             budget: None,
             firmware_clock: None,
+            fallback: None,
             note: format!("no time limit: {depth} plies"),
         },
         TimeControl::MoveTime(d) => {
@@ -311,6 +314,7 @@ pub fn plan(
                 depth,
                 budget: Some(pace.stop_early(b)),
                 firmware_clock: None,
+                fallback: None,
                 note: format!("{} ms for this move in {unit}, up to {depth} plies", b.as_millis()),
             }
         }
@@ -320,25 +324,27 @@ pub fn plan(
             moves_to_go,
         } => {
             let left = left.saturating_sub(overhead);
+            let share = pace.stop_early(host_share(left, inc, moves_to_go));
             if full {
                 Plan {
                     depth,
                     budget: None,
                     firmware_clock: Some((t(left), moves_to_go, t(inc))),
+                    fallback: Some(share),
                     note: format!(
                         "the firmware keeps the clock ({} ms left) in {unit}, up to {depth} plies",
                         left.as_millis()
                     ),
                 }
             } else {
-                let b = host_share(left, inc, moves_to_go);
                 Plan {
                     depth,
-                    budget: Some(pace.stop_early(b)),
+                    budget: Some(share),
                     firmware_clock: None,
+                    fallback: None,
                     note: format!(
                         "{} ms of the clock for this move in {unit}, up to {depth} plies",
-                        b.as_millis()
+                        share.as_millis()
                     ),
                 }
             }
@@ -346,15 +352,33 @@ pub fn plan(
     }
 }
 
-/// The firmware's answer to a clock, as the host's guard: its hard limit plus the firmware's
-/// stop latency, in the time the plan counts in.
-pub fn guard(pace: &Pace, hard_t: u64, tstates_per_sec: u64) -> Duration {
-    let hz = if pace.realtime {
-        pace.clock_hz
-    } else {
-        tstates_per_sec.max(1)
-    };
-    Duration::from_secs_f64((hard_t + STOP_LATENCY_T) as f64 / hz as f64)
+/// Start the search a [`Plan`] describes: the full build's firmware given the clock (the
+/// host then only guards its hard limit plus the stop latency), or the host's budget.
+/// Returns the search, the host's budget, and why the firmware refused the clock if it did
+/// (the host's share is used then). `tstates_per_sec`: what the plan counts in
+/// ([`Rate::for_pace`]).
+pub fn start_planned(
+    engine: &mut Engine,
+    plan: &Plan,
+    tstates_per_sec: u64,
+) -> (Search, Option<Duration>, Option<String>) {
+    if let Some((left, togo, inc)) = plan.firmware_clock {
+        match engine.set_time(left, togo, inc) {
+            Ok(b) => {
+                let hz = tstates_per_sec.max(1);
+                let guard = Duration::from_secs_f64((b.hard + STOP_LATENCY_T) as f64 / hz as f64);
+                return (Search::timed(engine, plan.depth), Some(guard), None);
+            }
+            Err(e) => {
+                return (
+                    Search::start(engine, plan.depth),
+                    plan.fallback,
+                    Some(e.to_string()),
+                )
+            }
+        }
+    }
+    (Search::start(engine, plan.depth), plan.budget, None)
 }
 
 /// The emulator's speed on this host: T-states per wall second. Measured once (a search
@@ -374,6 +398,15 @@ impl Rate {
         let r = measure(build).unwrap_or(50_000_000);
         self.tps = Some(r);
         r
+    }
+
+    /// The T-states per second a plan counts in: the clock at PeriodSpeed, else the host's.
+    pub fn for_pace(&mut self, pace: &Pace, build: crate::firmware::Build) -> u64 {
+        if pace.realtime {
+            pace.clock_hz
+        } else {
+            self.get(build)
+        }
     }
 
     /// A search that ran `tstates` in `wall`: the running rate follows it (long searches

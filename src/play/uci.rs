@@ -8,11 +8,18 @@
 //!   passant and move number evolve; the book answers at move number 1); a position that
 //!   extends the previous one only plays the new moves. `position fen ...` loads the FEN by the
 //!   1978 test-suite convention ([`crate::firmware::sargon::load`]).
-//! - `go depth N` searches min(N, 8) plies; `go movetime`, `wtime/btime/winc/binc/movestogo`
-//!   search to the Level and send "move now" when the budget runs out (emulated time with
-//!   PeriodSpeed on, wall time otherwise); the full build under `wtime/btime` keeps its own
-//!   time instead (`'T'`, `asm/time.asm`: target, deep think, a hard limit; the host only
-//!   guards the hard limit). `go infinite` searches 8 plies and waits for `stop`.
+//! - `go depth N` searches min(N, 8) plies. Time (`movetime`, `wtime/btime/winc/binc/
+//!   movestogo`) follows the one policy of [`super::pace::plan`]: with PeriodSpeed off (host
+//!   speed, the default) a GUI clock is wall time and the search goes to 8 plies unless the
+//!   time ends it; the full build keeps its own time (`'T'`, `asm/time.asm`) fed T-states at
+//!   the emulator's measured rate, the host only guarding the hard limit; the period builds
+//!   are stopped by the host at its share. With PeriodSpeed on, the milliseconds are the
+//!   period machine's at ClockHz and the Level caps the depth. An `info string` says which.
+//!   `Move Overhead` is taken off the time. `go infinite` searches 8 plies and waits for
+//!   `stop`. `go nodes N` stops at the first look after N nodes; `go mate N` searches 2N-1
+//!   plies (said); `go searchmoves` is checked against the position (an illegal move is
+//!   named) and, until the full build's firmware restricts its root
+//!   ([`restrict_root_moves`]), every root move is searched (said).
 //! - Pondering (option Ponder): `go ponder ...` searches the position after the expected
 //!   reply without a limit; `ponderhit` turns that same search into the real one, with the
 //!   time `go ponder` gave counted from the `ponderhit` (the work done carries over: nothing
@@ -21,9 +28,17 @@
 //!   static evaluation of the root (the firmware's scale); the mate scores FFh and 01h become
 //!   `score mate N` / `score mate -N` with N estimated from the depth that first saw the mate
 //!   (see [`super::mate_in`]).
-//! - Options: Level (1-6), Build (article, 1978), PeriodSpeed (run at ClockHz in real time;
-//!   off: host speed), ClockHz.
-//! - A malformed line is ignored, with an `info string` saying why.
+//! - Options: Level (1-6), Build (article, 1978, full), PeriodSpeed (run at ClockHz in real
+//!   time; off: host speed), ClockHz, Ponder, the full build's parameters, and for bots
+//!   Threads (accepted: the Z80 is one CPU), Hash (accepted: the full build's table is what its
+//!   expansion RAM holds, 4 KiB), Move Overhead (used).
+//! - Bad input: [`parse`] turns a line into a [`UciCommand`] or a [`UciError`]; an error (an
+//!   unknown command, a line that is not UTF-8, ...) is answered with an `info string` and
+//!   the line ignored. Inside `go` an unknown token is skipped and an out-of-range number
+//!   clamped, each said; every `go` gets exactly one `bestmove`. A refused `position` leaves
+//!   none: `go` answers `bestmove 0000` with an `info string` until a good one arrives. A
+//!   search stopped before depth 1 completes prints no score. The end of input during a
+//!   search ends it with its `bestmove`, and the engine exits 0.
 
 use super::game::Game;
 use super::pace::{self, Pace, Rate, Search, TimeControl};
@@ -673,11 +688,7 @@ impl Uci<'_> {
         let open = go.infinite || go.ponder;
         let pace = self.pace();
         let full = self.game.build() == Build::Full;
-        let rate = if pace.realtime {
-            pace.clock_hz
-        } else {
-            self.rate.get(self.game.build())
-        };
+        let rate = self.rate.for_pace(&pace, self.game.build());
         let tc = if open {
             TimeControl::Unlimited
         } else {
@@ -688,34 +699,17 @@ impl Uci<'_> {
             plan.depth = super::MAX_DEPTH;
         }
         let level = plan.depth;
-        let mut budget = plan.budget;
         let mut wait_for_stop = open;
         let mut pondering = go.ponder;
         let started = Instant::now();
-        // The full build under a clock keeps its own time ('T', asm/time.asm): the host only
-        // stops it past the hard limit it answered.
-        let mut own_clock = false;
-        if let Some((left, togo, inc)) = plan.firmware_clock {
-            match self.game.engine.set_time(left, togo, inc) {
-                Ok(b) => {
-                    budget = Some(pace::guard(&pace, b.hard, rate));
-                    own_clock = true;
-                }
-                Err(e) => {
-                    self.info(&format!("the firmware refused the clock: {e}"))?;
-                    let host = pace::plan(tc, depth, self.level, self.overhead, &pace, false, rate);
-                    budget = host.budget;
-                }
-            }
+        let (mut search, mut budget, refused) =
+            pace::start_planned(&mut self.game.engine, &plan, rate);
+        if let Some(e) = refused {
+            self.info(&format!("the firmware refused the clock ({e}): the host keeps it"))?;
         }
         if tc != TimeControl::Unlimited {
             self.info(&format!("time: {}", plan.note))?;
         }
-        let mut search = if own_clock {
-            Search::timed(&mut self.game.engine, level)
-        } else {
-            Search::start(&mut self.game.engine, level)
-        };
         let mut reported = 0;
         let mut heard = Heard::default();
         // Pondering: the budget counts from `ponderhit`.
@@ -950,7 +944,7 @@ mod tests {
         );
         assert!(parse_go(&["infinite"]).infinite);
         assert_eq!(
-            parse(&"go depth 2 \u{FFFD}"),
+            parse("go depth 2 \u{FFFD}"),
             Err(UciError::NotUtf8("go depth 2 \u{FFFD}".into()))
         );
     }
