@@ -87,7 +87,11 @@ fn row1_every_go_gets_exactly_one_bestmove() {
             "go searchmoves d2d4 b5c6 e7e5 depth 1",
             "'e7e5' is not legal here",
         ),
-        (MIDDLE, "go searchmoves b5a4 depth 1", "searches every root move"),
+        (
+            MIDDLE,
+            "go searchmoves b5a4 depth 1",
+            "searches every root move",
+        ),
     ] {
         e.send(setup);
         e.send(go);
@@ -122,10 +126,7 @@ fn row2_a_line_that_is_not_utf8_is_refused_and_the_session_goes_on() {
     e.send_raw(b"position startpos moves e2e4 \xc3\x28\n");
     e.send("go depth 1");
     let lines = e.until("bestmove");
-    assert!(
-        lines.iter().any(|l| l.contains("not UTF-8")),
-        "{lines:?}"
-    );
+    assert!(lines.iter().any(|l| l.contains("not UTF-8")), "{lines:?}");
     e.quit();
 
     let mut x = Engine::start("xboard");
@@ -207,8 +208,7 @@ fn row3_a_refused_position_is_never_answered_for_the_previous_one() {
 fn row4_no_score_before_depth_one() {
     for build in ["full", "article"] {
         let mut e = uci(&["uci", "--build", build]);
-        let setup =
-            "position fen r1bq1rk1/pp2ppbp/2np1np1/8/3NP3/2N1BP2/PPPQ2PP/R3KB1R b KQ - 3 9";
+        let setup = "position fen r1bq1rk1/pp2ppbp/2np1np1/8/3NP3/2N1BP2/PPPQ2PP/R3KB1R b KQ - 3 9";
         e.send(setup);
         e.send("go wtime 100 btime 100");
         let lines = e.until("bestmove");
@@ -249,7 +249,9 @@ fn row5_host_speed_clocks_are_wall_time() {
     e.send("go wtime 60000 btime 60000 winc 1000 binc 1000");
     let lines = e.until("bestmove");
     assert!(
-        lines.iter().any(|l| l.contains("info string time:") && l.contains("wall time")),
+        lines
+            .iter()
+            .any(|l| l.contains("info string time:") && l.contains("wall time")),
         "{lines:?}"
     );
     let ms = spent_ms(&lines);
@@ -271,7 +273,9 @@ fn row5_host_speed_clocks_are_wall_time() {
     e.send("go movetime 100");
     let lines = e.until("bestmove");
     assert!(
-        lines.iter().any(|l| l.contains("emulated time") && l.contains("PeriodSpeed on")),
+        lines
+            .iter()
+            .any(|l| l.contains("emulated time") && l.contains("PeriodSpeed on")),
         "{lines:?}"
     );
     e.quit();
@@ -291,10 +295,7 @@ fn row5_host_speed_clocks_are_wall_time() {
     x.send("otim 6000");
     x.send("go");
     let lines = x.until("move ");
-    assert!(
-        lines.iter().any(|l| l.contains("wall time")),
-        "{lines:?}"
-    );
+    assert!(lines.iter().any(|l| l.contains("wall time")), "{lines:?}");
     // The last thinking line: depth score centiseconds nodes move.
     let cs: u64 = lines
         .iter()
@@ -324,7 +325,11 @@ fn row6_threads_hash_move_overhead() {
             .find(|l| l.starts_with(&format!("option name {name} type spin ")))
             .unwrap_or_else(|| panic!("{name}: {lines:?}"));
         let w: Vec<&str> = l.split_whitespace().collect();
-        let at = |k: &str| w[w.iter().position(|t| *t == k).unwrap() + 1].parse().unwrap();
+        let at = |k: &str| {
+            w[w.iter().position(|t| *t == k).unwrap() + 1]
+                .parse()
+                .unwrap()
+        };
         (at("min"), at("max"))
     };
     assert_eq!(spin("Threads"), (1, 1024));
@@ -338,7 +343,10 @@ fn row6_threads_hash_move_overhead() {
     ] {
         e.send(set);
         let l = e.line();
-        assert!(l.starts_with("info string") && l.contains(says), "{set}: {l}");
+        assert!(
+            l.starts_with("info string") && l.contains(says),
+            "{set}: {l}"
+        );
     }
     e.send("setoption name Move Overhead value 100");
     e.send("position startpos moves e2e4 e7e5 g1f3 b8c6");
@@ -388,7 +396,11 @@ fn row7_xboard_build_full_analyze_and_move_now() {
     x.send("?");
     let m = x.until("move ").last().unwrap().clone();
     let pos = pos_of("position fen r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4 moves b5a4");
-    assert_legal(&pos, m.strip_prefix("move ").unwrap(), std::slice::from_ref(&m));
+    assert_legal(
+        &pos,
+        m.strip_prefix("move ").unwrap(),
+        std::slice::from_ref(&m),
+    );
     x.quit();
 }
 
@@ -420,4 +432,40 @@ fn row8_end_of_input_during_a_search_answers_and_exits() {
         lines.iter().filter(|l| l.starts_with("move ")).count() == 1,
         "{lines:?}"
     );
+}
+
+/// Row 9: `hashfull` where the build has a table (the full build with its flag, P_FLAGS bit
+/// 0, on), and a progress line at least once a second of a long search. (`seldepth` and
+/// `currmove` are not given: the firmware keeps neither in a variable the host can read.)
+#[test]
+fn row9_hashfull_and_progress() {
+    let mut e = uci(&["uci", "--build", "full"]);
+    e.send("setoption name P_FLAGS value 253");
+    e.send("position startpos moves e2e4 e7e5 g1f3 b8c6");
+    e.send("go movetime 2500");
+    let lines = e.until("bestmove");
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info ") && !l.starts_with("info string") && l.contains(" time "))
+        .collect();
+    assert!(infos.iter().all(|l| l.contains(" hashfull ")), "{lines:?}");
+    let times: Vec<u64> = infos
+        .iter()
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            w[w.iter().position(|t| *t == "time").unwrap() + 1]
+                .parse()
+                .unwrap()
+        })
+        .collect();
+    // (the guard is loose: a second and a half between lines on a loaded host)
+    for pair in times.windows(2) {
+        assert!(pair[1] - pair[0] <= 1500, "{times:?}: {lines:?}");
+    }
+    // The period builds have no table: no hashfull.
+    e.send("setoption name Build value article");
+    e.send("go depth 2");
+    let lines = e.until("bestmove");
+    assert!(!lines.iter().any(|l| l.contains("hashfull")), "{lines:?}");
+    e.quit();
 }

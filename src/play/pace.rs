@@ -315,7 +315,10 @@ pub fn plan(
                 budget: Some(pace.stop_early(b)),
                 firmware_clock: None,
                 fallback: None,
-                note: format!("{} ms for this move in {unit}, up to {depth} plies", b.as_millis()),
+                note: format!(
+                    "{} ms for this move in {unit}, up to {depth} plies",
+                    b.as_millis()
+                ),
             }
         }
         TimeControl::Clock {
@@ -379,6 +382,34 @@ pub fn start_planned(
         }
     }
     (Search::start(engine, plan.depth), plan.budget, None)
+}
+
+/// The full build's transposition table filled, in permille (UCI `hashfull`): the entries
+/// (asm/craft.asm: 16 bytes each at TTAB, the move's from-square at +4, 0 = empty; the
+/// search's number at +12) this search stored, out of the table's 256. None when the build
+/// has no table or its flag (P_FLAGS bit 0) is off.
+pub fn hashfull(engine: &Engine) -> Option<u32> {
+    const ENTRIES: usize = 256;
+    if engine.build != crate::firmware::Build::Full {
+        return None;
+    }
+    let flags = super::counter(engine, "P_FLAGS")? as u8;
+    if flags & 1 == 0 {
+        return None;
+    }
+    let base = super::symbol(engine, "TTAB")? as usize;
+    let age = super::counter(engine, "TTAGE")? as u8;
+    let m = &engine.machine.bus.mem;
+    if base + ENTRIES * 16 > m.len() {
+        return None;
+    }
+    let used = (0..ENTRIES)
+        .filter(|i| {
+            let e = base + i * 16;
+            m[e + 4] != 0 && m[e + 12] == age
+        })
+        .count();
+    Some((used * 1000 / ENTRIES) as u32)
 }
 
 /// The emulator's speed on this host: T-states per wall second. Measured once (a search
@@ -472,15 +503,38 @@ mod tests {
         };
         // Host speed: a clock is wall time, the depth the firmware's maximum, the full
         // build's clock in T-states at the measured rate, less the overhead.
-        let p = plan(clock, None, 2, Duration::from_millis(100), &host, true, 100_000_000);
+        let p = plan(
+            clock,
+            None,
+            2,
+            Duration::from_millis(100),
+            &host,
+            true,
+            100_000_000,
+        );
         assert_eq!(p.depth, super::super::MAX_DEPTH);
         assert_eq!(p.firmware_clock, Some((5_990_000_000, 0, 100_000_000)));
         assert!(p.note.contains("wall time"), "{}", p.note);
         let p = plan(clock, None, 2, Duration::ZERO, &host, false, 100_000_000);
         assert_eq!(p.budget, Some(Duration::from_millis(2720)));
         // Without a clock the Level decides; `go depth` always caps.
-        assert_eq!(plan(TimeControl::Unlimited, None, 3, Duration::ZERO, &host, true, 1).depth, 3);
-        assert_eq!(plan(clock, Some(2), 3, Duration::ZERO, &host, true, 1).depth, 2);
+        assert_eq!(
+            plan(
+                TimeControl::Unlimited,
+                None,
+                3,
+                Duration::ZERO,
+                &host,
+                true,
+                1
+            )
+            .depth,
+            3
+        );
+        assert_eq!(
+            plan(clock, Some(2), 3, Duration::ZERO, &host, true, 1).depth,
+            2
+        );
         // PeriodSpeed on: the Level, the clock at ClockHz.
         let p = plan(clock, None, 2, Duration::ZERO, &Pace::default(), true, 1);
         assert_eq!(p.depth, 2);

@@ -72,8 +72,14 @@ pub enum UciCommand {
     Stop,
     Quit,
     UciNewGame,
-    SetOption { name: String, value: String },
-    Position { base: Base, moves: Vec<String> },
+    SetOption {
+        name: String,
+        value: String,
+    },
+    Position {
+        base: Base,
+        moves: Vec<String>,
+    },
     Go(Go),
 }
 
@@ -326,6 +332,9 @@ struct Uci<'a> {
     rate: Rate,
     pending: VecDeque<String>,
     quit: bool,
+    /// The input ended: a running search stops with its bestmove, the lines already read
+    /// still run (each `go` answered), then the session ends.
+    eof: bool,
     /// The full build's parameters: the command line's file and every `setoption P_...`.
     params: crate::firmware::params::ParamFile,
 }
@@ -355,10 +364,12 @@ pub fn run_with(game: Game, lines: &Receiver<String>, out: &mut dyn Write) -> Re
         rate: Rate::default(),
         pending: VecDeque::new(),
         quit: false,
+        eof: false,
     };
     while !u.quit {
         let line = match u.pending.pop_front() {
             Some(l) => l,
+            None if u.eof => break,
             None => match u.lines.recv() {
                 Ok(l) => l,
                 Err(_) => break,
@@ -381,6 +392,11 @@ impl Uci<'_> {
 
     fn info(&mut self, text: &str) -> std::io::Result<()> {
         self.send(&format!("info string {text}"))
+    }
+
+    /// `quit`, or the end of input: a search stops now.
+    fn ended(&self) -> bool {
+        self.quit || self.eof
     }
 
     fn pace(&self) -> Pace {
@@ -622,10 +638,10 @@ impl Uci<'_> {
     fn no_move(&mut self, go: &Go, why: &str) -> std::io::Result<()> {
         self.info(why)?;
         let mut heard = Heard::default();
-        while (go.infinite || go.ponder) && !(heard.stop || heard.ponderhit || self.quit) {
+        while (go.infinite || go.ponder) && !(heard.stop || heard.ponderhit || self.ended()) {
             match self.lines.recv() {
                 Ok(l) => self.during_search(&l, &mut heard)?,
-                Err(_) => self.quit = true,
+                Err(_) => self.eof = true,
             }
         }
         self.send("bestmove 0000")
@@ -637,7 +653,9 @@ impl Uci<'_> {
         for t in given {
             match t.parse::<UciMove>().ok().and_then(|u| u.to_move(pos).ok()) {
                 Some(m) => legal.push(m),
-                None => self.info(&format!("go searchmoves: '{t}' is not legal here; left out"))?,
+                None => self.info(&format!(
+                    "go searchmoves: '{t}' is not legal here; left out"
+                ))?,
             }
         }
         Ok(legal)
@@ -705,12 +723,15 @@ impl Uci<'_> {
         let (mut search, mut budget, refused) =
             pace::start_planned(&mut self.game.engine, &plan, rate);
         if let Some(e) = refused {
-            self.info(&format!("the firmware refused the clock ({e}): the host keeps it"))?;
+            self.info(&format!(
+                "the firmware refused the clock ({e}): the host keeps it"
+            ))?;
         }
         if tc != TimeControl::Unlimited {
             self.info(&format!("time: {}", plan.note))?;
         }
         let mut reported = 0;
+        let mut last_info = Instant::now();
         let mut heard = Heard::default();
         // Pondering: the budget counts from `ponderhit`.
         let mut since = Duration::ZERO;
@@ -739,23 +760,37 @@ impl Uci<'_> {
                 let ms = elapsed(&search).as_millis();
                 let score = uci_score(d.score, &search.depths[..=reported]);
                 let line = format!(
-                    "info depth {} score {score} nodes {} time {ms} pv {}",
+                    "info depth {} score {score} nodes {} time {ms}{} pv {}",
                     d.depth,
                     search.nodes,
+                    hashfull_text(&self.game.engine),
                     d.best.uci()
                 );
                 self.send(&line)?;
                 reported += 1;
+                last_info = Instant::now();
+            }
+            // At least once a second of wall time, a line of progress.
+            if last_info.elapsed() >= Duration::from_secs(1) {
+                let ms = elapsed(&search).as_millis();
+                let nps = (search.nodes as u128 * 1000).checked_div(ms).unwrap_or(0);
+                let line = format!(
+                    "info nodes {} nps {nps} time {ms}{}",
+                    search.nodes,
+                    hashfull_text(&self.game.engine)
+                );
+                self.send(&line)?;
+                last_info = Instant::now();
             }
             if let Some(r) = done {
-                if !wait_for_stop || heard.stop || self.quit {
+                if !wait_for_stop || heard.stop || self.ended() {
                     break r;
                 }
                 // Infinite or pondering: the answer waits for `stop` (or `ponderhit`).
-                while !(heard.stop || heard.ponderhit || self.quit) {
+                while !(heard.stop || heard.ponderhit || self.ended()) {
                     match self.lines.recv() {
                         Ok(l) => self.during_search(&l, &mut heard)?,
-                        Err(_) => self.quit = true,
+                        Err(_) => self.eof = true,
                     }
                 }
                 break r;
@@ -787,7 +822,7 @@ impl Uci<'_> {
                     Ok(l) => Some(l),
                     Err(RecvTimeoutError::Timeout) => None,
                     Err(RecvTimeoutError::Disconnected) => {
-                        self.quit = true;
+                        self.eof = true;
                         None
                     }
                 }
@@ -796,7 +831,7 @@ impl Uci<'_> {
                     Ok(l) => Some(l),
                     Err(TryRecvError::Empty) => None,
                     Err(TryRecvError::Disconnected) => {
-                        self.quit = true;
+                        self.eof = true;
                         None
                     }
                 }
@@ -804,7 +839,7 @@ impl Uci<'_> {
             if let Some(l) = got {
                 self.during_search(&l, &mut heard)?;
             }
-            if (heard.stop || self.quit) && !search.stopping {
+            if (heard.stop || self.ended()) && !search.stopping {
                 search.stop(&mut self.game.engine);
             }
         };
@@ -864,7 +899,11 @@ impl Uci<'_> {
                 self.info(&format!(
                     "{} before depth 1 completed: no score; the move is the firmware's first \
                      choice ({} T-states)",
-                    if kind == SearchKind::Overflow { "a move list overflowed" } else { "stopped" },
+                    if kind == SearchKind::Overflow {
+                        "a move list overflowed"
+                    } else {
+                        "stopped"
+                    },
                     r.tstates
                 ))?;
             }
@@ -873,9 +912,10 @@ impl Uci<'_> {
                 let score = uci_score(r.score, &r.depths);
                 let nps = (r.nodes as u128 * 1000).checked_div(ms).unwrap_or(0);
                 self.send(&format!(
-                    "info depth {} score {score} nodes {} nps {nps} time {ms} pv {}",
+                    "info depth {} score {score} nodes {} nps {nps} time {ms}{} pv {}",
                     depth.max(1),
                     r.nodes,
+                    hashfull_text(&self.game.engine),
                     r.best.uci()
                 ))?;
                 self.info(&format!(
@@ -907,6 +947,13 @@ impl Uci<'_> {
     }
 }
 
+/// ` hashfull N` for an `info` line, when the build has a table (the full build, its flag on).
+fn hashfull_text(engine: &crate::firmware::Engine) -> String {
+    pace::hashfull(engine)
+        .map(|h| format!(" hashfull {h}"))
+        .unwrap_or_default()
+}
+
 /// `cp N` or `mate N` for a firmware score.
 pub fn uci_score(score: crate::firmware::Score, depths: &[crate::firmware::DepthReport]) -> String {
     match super::mate_in(score, depths) {
@@ -933,7 +980,9 @@ mod tests {
         let g = parse_go(&["searchmoves", "e2e4", "d2d4", "depth", "2"]);
         assert_eq!(g.searchmoves, ["e2e4", "d2d4"]);
         assert_eq!(g.depth, Some(2));
-        let g = parse_go(&["wtime", "60000", "btime", "1000", "winc", "0", "binc", "100"]);
+        let g = parse_go(&[
+            "wtime", "60000", "btime", "1000", "winc", "0", "binc", "100",
+        ]);
         assert_eq!(
             g.time_control(Color::Black),
             TimeControl::Clock {

@@ -48,7 +48,8 @@ struct Xb<'a> {
     post: bool,
     pending: VecDeque<String>,
     quit: bool,
-    /// The input ended (unlike `quit`, a search then still answers with its move).
+    /// The input ended: unlike `quit`, a search then still answers with its move, and the
+    /// lines already read still run.
     eof: bool,
     /// Why the last `setboard` was refused: until `new` or a good one, the engine will not move.
     refused: Option<String>,
@@ -90,12 +91,13 @@ pub fn run_with(game: Game, lines: &Receiver<String>, out: &mut dyn Write) -> Re
         rate: Rate::default(),
     };
     while !x.quit {
-        if x.analyze && !x.analysed && x.pending.is_empty() {
+        if x.analyze && !x.analysed && x.pending.is_empty() && !x.eof {
             x.analyse().map_err(|e| e.to_string())?;
             continue;
         }
         let line = match x.pending.pop_front() {
             Some(l) => l,
+            None if x.eof => break,
             None => match x.lines.recv() {
                 Ok(l) => l,
                 Err(_) => break,
@@ -160,12 +162,19 @@ pub enum XbCommand {
     Ping(String),
     Sd(u8),
     St(Duration),
-    Level { mps: u32, base: Duration, inc: Duration },
+    Level {
+        mps: u32,
+        base: Duration,
+        inc: Duration,
+    },
     Time(Duration),
     SetBoard(String),
     Undo,
     Remove,
-    Option { name: String, value: String },
+    Option {
+        name: String,
+        value: String,
+    },
     UserMove(String),
     /// `?`: move now (outside a search: nothing to do).
     MoveNow,
@@ -374,7 +383,10 @@ impl Xb<'_> {
                     Ok(()) => self.refused = None,
                     Err(e) => {
                         self.send(&format!("tellusererror Illegal position: {e}"))?;
-                        self.error(&format!("{e}; no position until new or a good setboard"), line)?;
+                        self.error(
+                            &format!("{e}; no position until new or a good setboard"),
+                            line,
+                        )?;
                         self.refused = Some(e);
                     }
                 }
@@ -493,7 +505,7 @@ impl Xb<'_> {
     }
 
     /// The next line during a search: None when none is waiting (or, at period speed, when
-    /// none came in `wait`); the end of input sets `eof` and `quit`.
+    /// none came in `wait`); the end of input sets `eof`.
     fn poll_line(&mut self, wait: Duration) -> Option<String> {
         let got = if wait > Duration::ZERO {
             match self.lines.recv_timeout(wait) {
@@ -509,7 +521,6 @@ impl Xb<'_> {
             }
         };
         self.eof = true;
-        self.quit = true;
         got
     }
 
@@ -522,7 +533,12 @@ impl Xb<'_> {
             None => super::score_cp(d.score),
         };
         let cs = elapsed.as_millis() / 10;
-        self.send(&format!("{} {score} {cs} {} {}", d.depth, search.nodes, d.best.uci()))
+        self.send(&format!(
+            "{} {score} {cs} {} {}",
+            d.depth,
+            search.nodes,
+            d.best.uci()
+        ))
     }
 
     /// Analyze mode: search the position to the deepest depth, printing every depth, until a
@@ -556,7 +572,6 @@ impl Xb<'_> {
                     Ok(l) => Some(l),
                     Err(_) => {
                         self.eof = true;
-                        self.quit = true;
                         None
                     }
                 }
@@ -565,7 +580,11 @@ impl Xb<'_> {
             };
             if let Some(l) = &got {
                 if l.trim() == "." {
-                    let best = search.depths.last().map(|d| d.best.uci()).unwrap_or_default();
+                    let best = search
+                        .depths
+                        .last()
+                        .map(|d| d.best.uci())
+                        .unwrap_or_default();
                     let cs = started.elapsed().as_millis() / 10;
                     let depth = search.depths.last().map(|d| d.depth).unwrap_or(0);
                     let total = self.game.pos().legal_moves().len();
@@ -576,7 +595,7 @@ impl Xb<'_> {
                     continue;
                 }
             }
-            if got.is_some() || self.quit {
+            if got.is_some() || self.quit || self.eof {
                 if let Some(l) = got {
                     self.pending.push_back(l);
                 }
@@ -604,15 +623,24 @@ impl Xb<'_> {
         let full = self.game.build() == Build::Full;
         let rate = self.rate.for_pace(&pace, self.game.build());
         let tc = self.time_control();
-        let plan = pace::plan(tc, self.max_depth, self.level, Duration::ZERO, &pace, full, rate);
+        let plan = pace::plan(
+            tc,
+            self.max_depth,
+            self.level,
+            Duration::ZERO,
+            &pace,
+            full,
+            rate,
+        );
         if self.post && tc != TimeControl::Unlimited {
             self.send(&format!("# time: {}", plan.note))?;
         }
         let started = Instant::now();
-        let (mut search, budget, refused) =
-            pace::start_planned(&mut self.game.engine, &plan, rate);
+        let (mut search, budget, refused) = pace::start_planned(&mut self.game.engine, &plan, rate);
         if let (Some(e), true) = (refused, self.post) {
-            self.send(&format!("# the firmware refused the clock ({e}): the host keeps it"))?;
+            self.send(&format!(
+                "# the firmware refused the clock ({e}): the host keeps it"
+            ))?;
         }
         let mut reported = 0;
         let mut abandon = false;
@@ -684,7 +712,7 @@ impl Xb<'_> {
                     search.stop(&mut self.game.engine);
                 }
             }
-            if self.quit && !search.stopping {
+            if (self.quit || self.eof) && !search.stopping {
                 search.stop(&mut self.game.engine);
             }
         };
@@ -692,7 +720,7 @@ impl Xb<'_> {
             self.rate.observe(result.tstates, started.elapsed());
         }
         // `quit` ends the session with no move; the end of input still gets this one.
-        if abandon || (self.quit && !self.eof) {
+        if abandon || self.quit {
             return Ok(());
         }
         match self.game.play_result(&result) {
@@ -704,7 +732,8 @@ impl Xb<'_> {
                 let uci = crate::firmware::FwMove::from_move(&m).uci();
                 self.send(&format!("move {uci}"))?;
                 if let Some(t) = self.time_left {
-                    self.time_left = Some(t.saturating_sub(started.elapsed()).saturating_add(self.inc));
+                    self.time_left =
+                        Some(t.saturating_sub(started.elapsed()).saturating_add(self.inc));
                 }
                 if let Some(end) = self.game.end() {
                     self.force = true;

@@ -57,7 +57,8 @@ impl Engine {
     /// Bytes as they are (a line that is not UTF-8).
     #[allow(dead_code)]
     pub fn send_raw(&mut self, bytes: &[u8]) {
-        self.log.push(format!("> {}", String::from_utf8_lossy(bytes).trim_end()));
+        self.log
+            .push(format!("> {}", String::from_utf8_lossy(bytes).trim_end()));
         let stdin = self.stdin.as_mut().expect("stdin is open");
         stdin.write_all(bytes).unwrap();
         stdin.flush().unwrap();
