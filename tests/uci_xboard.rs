@@ -74,6 +74,13 @@ fn features_moves_and_commands() {
     assert!(e.line().starts_with("tellusererror Illegal position"));
     assert!(e.line().starts_with("Error (bad FEN"));
     assert!(sync(&mut e, 1).is_empty());
+    // After a bad setboard the engine has no position: it will not move in the old one.
+    e.send("go");
+    assert!(e.line().starts_with("Error (no position: bad FEN"));
+    e.send(&format!(
+        "setboard {}",
+        shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal)
+    ));
     // Force mode: moves are taken, nothing is played until go.
     e.send("force");
     e.send("usermove b1c3");
@@ -85,11 +92,12 @@ fn features_moves_and_commands() {
         &mut pos,
         lines.last().unwrap().strip_prefix("move ").unwrap(),
     );
-    // undo / remove.
+    // undo / remove (the setboard above began a new history: two plies since).
     e.send("force");
     e.send("remove");
-    e.send("undo");
     assert!(sync(&mut e, 3).is_empty());
+    e.send("undo");
+    assert!(sync(&mut e, 4)[0].starts_with("Error (no move to undo)"));
     // The end of a game: the engine mates and says so.
     e.send("setboard 7k/8/6K1/8/8/8/8/1Q6 w - - 0 1");
     e.send("go");

@@ -226,14 +226,7 @@ pub fn describe_score(score: Score, depths: &[DepthReport]) -> String {
 /// search), read from its RAM by the address in the build's symbol file, for the progress
 /// shown while the engine thinks.
 pub fn counter(engine: &Engine, name: &str) -> Option<u32> {
-    let addr = engine.build.symbols().lines().find_map(|l| {
-        let (sym, rest) = l.split_once(':')?;
-        if sym.trim() != name {
-            return None;
-        }
-        let hex = rest.trim().strip_prefix("EQU")?.trim().strip_prefix("0x")?;
-        u16::from_str_radix(hex, 16).ok()
-    })? as usize;
+    let addr = symbol(engine, name)? as usize;
     let m = &engine.machine.bus.mem;
     if addr + 4 > m.len() {
         return None;
@@ -244,6 +237,18 @@ pub fn counter(engine: &Engine, name: &str) -> Option<u32> {
         m[addr + 2],
         m[addr + 3],
     ]))
+}
+
+/// The address of a symbol in the build's symbol file.
+pub fn symbol(engine: &Engine, name: &str) -> Option<u16> {
+    engine.build.symbols().lines().find_map(|l| {
+        let (sym, rest) = l.split_once(':')?;
+        if sym.trim() != name {
+            return None;
+        }
+        let hex = rest.trim().strip_prefix("EQU")?.trim().strip_prefix("0x")?;
+        u16::from_str_radix(hex, 16).ok()
+    })
 }
 
 /// Lines of standard input, read on a thread so that a front-end can keep searching while it

@@ -208,6 +208,271 @@ impl Search {
     }
 }
 
+/// What a GUI said about time for one move (UCI `go`, xboard `st`/`level`/`time`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TimeControl {
+    /// No limit from the GUI: the Level's depth (or the depth asked) decides.
+    #[default]
+    Unlimited,
+    /// This long for the move (UCI `movetime`, xboard `st`).
+    MoveTime(Duration),
+    /// A game clock: the side's time left, its increment, moves to the next control (0: the
+    /// rest of the game).
+    Clock {
+        left: Duration,
+        inc: Duration,
+        moves_to_go: u32,
+    },
+}
+
+/// How one search is limited: the one time policy of the protocol front ends (UCI and
+/// xboard both ask [`plan`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    /// Plies to iterate to.
+    pub depth: u8,
+    /// The host sends "move now" after this much time (emulated time with PeriodSpeed on,
+    /// wall time otherwise); None: no limit from the host.
+    pub budget: Option<Duration>,
+    /// The full build keeps its own time ('T', asm/time.asm): (left, moves to go, increment)
+    /// in T-states, for [`Engine::set_time`]; the host then only guards the hard limit.
+    pub firmware_clock: Option<(u64, u32, u64)>,
+    /// The host's own share of the clock, should the firmware refuse it.
+    pub fallback: Option<Duration>,
+    /// What time the plan counts in, for an `info string` / a comment line.
+    pub note: String,
+}
+
+/// The host's share of a clock for one move (period builds, and a clock the full build's
+/// firmware refused): time left / moves to go (30 when not given) + 3/4 of the increment, at
+/// most half the time left, less 30 ms for the answer to travel.
+pub fn host_share(left: Duration, inc: Duration, moves_to_go: u32) -> Duration {
+    let togo = if moves_to_go == 0 { 30 } else { moves_to_go };
+    (left / togo + inc * 3 / 4)
+        .min(left / 2)
+        .saturating_sub(Duration::from_millis(30))
+        .max(Duration::from_millis(5))
+}
+
+/// The limits of one search.
+///
+/// - `requested_depth` (UCI `go depth`, xboard `sd`) caps the depth in every case.
+/// - PeriodSpeed on (`pace.realtime`): the period machine's own time, as the 1978 program
+///   had it: the GUI's milliseconds are emulated time at `pace.clock_hz`, the depth is the
+///   Level's.
+/// - Host speed (the default): a GUI clock is wall time, as for any engine. A clock or a
+///   move time lets the search go to [`super::MAX_DEPTH`] (not the Level): the time ends it.
+///   The full build's firmware keeps the time itself, fed T-states at `tstates_per_sec`
+///   (the emulator's measured rate); the period builds are stopped by the host.
+/// - `overhead` (UCI `Move Overhead`) is taken off the time left and off a move time.
+pub fn plan(
+    tc: TimeControl,
+    requested_depth: Option<u8>,
+    level: u8,
+    overhead: Duration,
+    pace: &Pace,
+    full: bool,
+    tstates_per_sec: u64,
+) -> Plan {
+    let max = super::MAX_DEPTH;
+    let timed = tc != TimeControl::Unlimited;
+    let depth = match requested_depth {
+        Some(d) => d.clamp(1, max),
+        None if timed && !pace.realtime => max,
+        None => level.clamp(1, max),
+    };
+    let (hz, unit) = if pace.realtime {
+        (
+            pace.clock_hz,
+            format!("emulated time at {} (PeriodSpeed on)", pace.clock_text()),
+        )
+    } else {
+        let rate = tstates_per_sec.max(1);
+        (
+            rate,
+            format!(
+                "wall time (host speed, the emulator measured at {} T-states/s)",
+                rate
+            ),
+        )
+    };
+    let t = |d: Duration| (d.as_nanos() * hz as u128 / 1_000_000_000).min(u64::MAX as u128) as u64;
+    match tc {
+        TimeControl::Unlimited => Plan {
+            depth,
+            budget: None,
+            firmware_clock: None,
+            fallback: None,
+            note: format!("no time limit: {depth} plies"),
+        },
+        TimeControl::MoveTime(d) => {
+            let b = d
+                .saturating_sub(overhead)
+                .saturating_sub(Duration::from_millis(20))
+                .max(Duration::from_millis(1));
+            Plan {
+                depth,
+                budget: Some(pace.stop_early(b)),
+                firmware_clock: None,
+                fallback: None,
+                note: format!(
+                    "{} ms for this move in {unit}, up to {depth} plies",
+                    b.as_millis()
+                ),
+            }
+        }
+        TimeControl::Clock {
+            left,
+            inc,
+            moves_to_go,
+        } => {
+            let left = left.saturating_sub(overhead);
+            let share = pace.stop_early(host_share(left, inc, moves_to_go));
+            if full {
+                Plan {
+                    depth,
+                    budget: None,
+                    firmware_clock: Some((t(left), moves_to_go, t(inc))),
+                    fallback: Some(share),
+                    note: format!(
+                        "the firmware keeps the clock ({} ms left) in {unit}, up to {depth} plies",
+                        left.as_millis()
+                    ),
+                }
+            } else {
+                Plan {
+                    depth,
+                    budget: Some(share),
+                    firmware_clock: None,
+                    fallback: None,
+                    note: format!(
+                        "{} ms of the clock for this move in {unit}, up to {depth} plies",
+                        share.as_millis()
+                    ),
+                }
+            }
+        }
+    }
+}
+
+/// Start the search a [`Plan`] describes: the full build's firmware given the clock (the
+/// host then only guards its hard limit plus the stop latency), or the host's budget.
+/// Returns the search, the host's budget, and why the firmware refused the clock if it did
+/// (the host's share is used then). `tstates_per_sec`: what the plan counts in
+/// ([`Rate::for_pace`]).
+pub fn start_planned(
+    engine: &mut Engine,
+    plan: &Plan,
+    tstates_per_sec: u64,
+) -> (Search, Option<Duration>, Option<String>) {
+    if let Some((left, togo, inc)) = plan.firmware_clock {
+        match engine.set_time(left, togo, inc) {
+            Ok(b) => {
+                let hz = tstates_per_sec.max(1);
+                let guard = Duration::from_secs_f64((b.hard + STOP_LATENCY_T) as f64 / hz as f64);
+                return (Search::timed(engine, plan.depth), Some(guard), None);
+            }
+            Err(e) => {
+                return (
+                    Search::start(engine, plan.depth),
+                    plan.fallback,
+                    Some(e.to_string()),
+                )
+            }
+        }
+    }
+    (Search::start(engine, plan.depth), plan.budget, None)
+}
+
+/// The full build's transposition table filled, in permille (UCI `hashfull`): the entries
+/// (asm/craft.asm: 16 bytes each at TTAB, the move's from-square at +4, 0 = empty; the
+/// search's number at +12) this search stored, out of the table's 256. None when the build
+/// has no table or its flag (P_FLAGS bit 0) is off.
+pub fn hashfull(engine: &Engine) -> Option<u32> {
+    const ENTRIES: usize = 256;
+    if engine.build != crate::firmware::Build::Full {
+        return None;
+    }
+    let flags = super::counter(engine, "P_FLAGS")? as u8;
+    if flags & 1 == 0 {
+        return None;
+    }
+    let base = super::symbol(engine, "TTAB")? as usize;
+    let age = super::counter(engine, "TTAGE")? as u8;
+    let m = &engine.machine.bus.mem;
+    if base + ENTRIES * 16 > m.len() {
+        return None;
+    }
+    let used = (0..ENTRIES)
+        .filter(|i| {
+            let e = base + i * 16;
+            m[e + 4] != 0 && m[e + 12] == age
+        })
+        .count();
+    Some((used * 1000 / ENTRIES) as u32)
+}
+
+/// The emulator's speed on this host: T-states per wall second. Measured once (a search
+/// of the opening position on a machine of its own for about 60 ms), then kept up to date
+/// by [`Rate::observe`] from the searches that ran.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Rate {
+    tps: Option<u64>,
+}
+
+impl Rate {
+    /// T-states per wall second (measured the first time it is asked).
+    pub fn get(&mut self, build: crate::firmware::Build) -> u64 {
+        if let Some(r) = self.tps {
+            return r;
+        }
+        let r = measure(build).unwrap_or(50_000_000);
+        self.tps = Some(r);
+        r
+    }
+
+    /// The T-states per second a plan counts in: the clock at PeriodSpeed, else the host's.
+    pub fn for_pace(&mut self, pace: &Pace, build: crate::firmware::Build) -> u64 {
+        if pace.realtime {
+            pace.clock_hz
+        } else {
+            self.get(build)
+        }
+    }
+
+    /// A search that ran `tstates` in `wall`: the running rate follows it (long searches
+    /// only: a short one is mostly overhead).
+    pub fn observe(&mut self, tstates: u64, wall: Duration) {
+        if wall < Duration::from_millis(100) {
+            return;
+        }
+        let r = (tstates as f64 / wall.as_secs_f64()) as u64;
+        self.tps = Some(match self.tps {
+            Some(old) => (old * 3 + r) / 4,
+            None => r,
+        });
+    }
+}
+
+fn measure(build: crate::firmware::Build) -> Option<u64> {
+    let mut e = Engine::new(build).ok()?;
+    e.set_move_number(5).ok()?; // past the opening book
+    e.start_search(super::MAX_DEPTH, true);
+    let t0 = Instant::now();
+    let mut t = 0u64;
+    while t0.elapsed() < Duration::from_millis(60) {
+        match e.poll_search(1_000_000).ok()? {
+            SearchPoll::Running { tstates, .. } => t = tstates,
+            SearchPoll::Done(r) => {
+                t = r.tstates;
+                break;
+            }
+        }
+    }
+    let secs = t0.elapsed().as_secs_f64();
+    (secs > 0.0 && t > 0).then(|| (t as f64 / secs) as u64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,5 +488,57 @@ mod tests {
             Pace::default().emulated(3_000_000),
             Duration::from_millis(1500)
         );
+    }
+
+    #[test]
+    fn one_time_policy() {
+        let host = Pace {
+            clock_hz: PERIOD_HZ,
+            realtime: false,
+        };
+        let clock = TimeControl::Clock {
+            left: Duration::from_secs(60),
+            inc: Duration::from_secs(1),
+            moves_to_go: 0,
+        };
+        // Host speed: a clock is wall time, the depth the firmware's maximum, the full
+        // build's clock in T-states at the measured rate, less the overhead.
+        let p = plan(
+            clock,
+            None,
+            2,
+            Duration::from_millis(100),
+            &host,
+            true,
+            100_000_000,
+        );
+        assert_eq!(p.depth, super::super::MAX_DEPTH);
+        assert_eq!(p.firmware_clock, Some((5_990_000_000, 0, 100_000_000)));
+        assert!(p.note.contains("wall time"), "{}", p.note);
+        let p = plan(clock, None, 2, Duration::ZERO, &host, false, 100_000_000);
+        assert_eq!(p.budget, Some(Duration::from_millis(2720)));
+        // Without a clock the Level decides; `go depth` always caps.
+        assert_eq!(
+            plan(
+                TimeControl::Unlimited,
+                None,
+                3,
+                Duration::ZERO,
+                &host,
+                true,
+                1
+            )
+            .depth,
+            3
+        );
+        assert_eq!(
+            plan(clock, Some(2), 3, Duration::ZERO, &host, true, 1).depth,
+            2
+        );
+        // PeriodSpeed on: the Level, the clock at ClockHz.
+        let p = plan(clock, None, 2, Duration::ZERO, &Pace::default(), true, 1);
+        assert_eq!(p.depth, 2);
+        assert_eq!(p.firmware_clock, Some((120_000_000, 0, 2_000_000)));
+        assert!(p.note.contains("PeriodSpeed on"), "{}", p.note);
     }
 }

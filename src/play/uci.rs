@@ -8,11 +8,18 @@
 //!   passant and move number evolve; the book answers at move number 1); a position that
 //!   extends the previous one only plays the new moves. `position fen ...` loads the FEN by the
 //!   1978 test-suite convention ([`crate::firmware::sargon::load`]).
-//! - `go depth N` searches min(N, 8) plies; `go movetime`, `wtime/btime/winc/binc/movestogo`
-//!   search to the Level and send "move now" when the budget runs out (emulated time with
-//!   PeriodSpeed on, wall time otherwise); the full build under `wtime/btime` keeps its own
-//!   time instead (`'T'`, `asm/time.asm`: target, deep think, a hard limit; the host only
-//!   guards the hard limit). `go infinite` searches 8 plies and waits for `stop`.
+//! - `go depth N` searches min(N, 8) plies. Time (`movetime`, `wtime/btime/winc/binc/
+//!   movestogo`) follows the one policy of [`super::pace::plan`]: with PeriodSpeed off (host
+//!   speed, the default) a GUI clock is wall time and the search goes to 8 plies unless the
+//!   time ends it; the full build keeps its own time (`'T'`, `asm/time.asm`) fed T-states at
+//!   the emulator's measured rate, the host only guarding the hard limit; the period builds
+//!   are stopped by the host at its share. With PeriodSpeed on, the milliseconds are the
+//!   period machine's at ClockHz and the Level caps the depth. An `info string` says which.
+//!   `Move Overhead` is taken off the time. `go infinite` searches 8 plies and waits for
+//!   `stop`. `go nodes N` stops at the first look after N nodes; `go mate N` searches 2N-1
+//!   plies (said); `go searchmoves` is checked against the position (an illegal move is
+//!   named) and, until the full build's firmware restricts its root
+//!   ([`restrict_root_moves`]), every root move is searched (said).
 //! - Pondering (option Ponder): `go ponder ...` searches the position after the expected
 //!   reply without a limit; `ponderhit` turns that same search into the real one, with the
 //!   time `go ponder` gave counted from the `ponderhit` (the work done carries over: nothing
@@ -21,16 +28,24 @@
 //!   static evaluation of the root (the firmware's scale); the mate scores FFh and 01h become
 //!   `score mate N` / `score mate -N` with N estimated from the depth that first saw the mate
 //!   (see [`super::mate_in`]).
-//! - Options: Level (1-6), Build (article, 1978), PeriodSpeed (run at ClockHz in real time;
-//!   off: host speed), ClockHz.
-//! - A malformed line is ignored, with an `info string` saying why.
+//! - Options: Level (1-6), Build (article, 1978, full), PeriodSpeed (run at ClockHz in real
+//!   time; off: host speed), ClockHz, Ponder, the full build's parameters, and for bots
+//!   Threads (accepted: the Z80 is one CPU), Hash (accepted: the full build's table is what its
+//!   expansion RAM holds, 4 KiB), Move Overhead (used).
+//! - Bad input: [`parse`] turns a line into a [`UciCommand`] or a [`UciError`]; an error (an
+//!   unknown command, a line that is not UTF-8, ...) is answered with an `info string` and
+//!   the line ignored. Inside `go` an unknown token is skipped and an out-of-range number
+//!   clamped, each said; every `go` gets exactly one `bestmove`. A refused `position` leaves
+//!   none: `go` answers `bestmove 0000` with an `info string` until a good one arrives. A
+//!   search stopped before depth 1 completes prints no score. The end of input during a
+//!   search ends it with its `bestmove`, and the engine exits 0.
 
 use super::game::Game;
-use super::pace::{Pace, Search, STOP_LATENCY_T};
+use super::pace::{self, Pace, Rate, Search, TimeControl};
 use crate::firmware::{parse_fen, Build, SearchKind, SearchResult};
 use crate::machine::PERIOD_HZ;
 use shakmaty::uci::UciMove;
-use shakmaty::{Chess, Color, Position};
+use shakmaty::{Chess, Color, Move, Position};
 use std::collections::VecDeque;
 use std::io::Write;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError};
@@ -38,12 +53,53 @@ use std::time::{Duration, Instant};
 
 /// The starting position of a `position` command.
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum Base {
+pub enum Base {
     Start,
     Fen(String),
 }
 
-/// A parsed `go`.
+/// A line of the protocol, parsed (nothing checked against the position yet: that is the
+/// loop's work). [`parse`] never panics: any line is a command or a [`UciError`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UciCommand {
+    /// A blank line.
+    Empty,
+    Uci,
+    IsReady,
+    /// `debug`, `register`: accepted, nothing to do.
+    Ignored,
+    PonderHit,
+    Stop,
+    Quit,
+    UciNewGame,
+    SetOption {
+        name: String,
+        value: String,
+    },
+    Position {
+        base: Base,
+        moves: Vec<String>,
+    },
+    Go(Go),
+}
+
+/// A line the protocol cannot take: the loop answers it with an `info string` and goes on.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum UciError {
+    #[error("a line that is not UTF-8 ({0:?}, bad bytes shown as U+FFFD)")]
+    NotUtf8(String),
+    #[error("unknown command '{0}'")]
+    UnknownCommand(String),
+    #[error("setoption: expected 'setoption name <id> [value <x>]'")]
+    SetOptionSyntax,
+    #[error("position: expected 'startpos' or 'fen <FEN>'")]
+    PositionBase,
+    #[error("position: unexpected '{0}' (expected 'moves')")]
+    PositionMoves(String),
+}
+
+/// A parsed `go`. Out-of-range numbers are clamped and unknown tokens skipped, each with a
+/// line in `notes` (sent as `info string`s), as Stockfish goes on past what it cannot read.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Go {
     pub depth: Option<u8>,
@@ -53,53 +109,174 @@ pub struct Go {
     pub winc: Option<i64>,
     pub binc: Option<i64>,
     pub movestogo: Option<u32>,
+    pub nodes: Option<u64>,
+    pub mate: Option<u32>,
     pub infinite: bool,
     pub ponder: bool,
+    /// `searchmoves`: the root moves to search, as given (checked against the position when
+    /// the search starts).
+    pub searchmoves: Vec<String>,
+    /// What was skipped or clamped, for `info string`s.
+    pub notes: Vec<String>,
 }
 
-/// Parse the arguments of `go`; an error names the bad token.
-pub fn parse_go(args: &[&str]) -> Result<Go, String> {
+/// The words of `go`.
+const GO_WORDS: [&str; 13] = [
+    "depth",
+    "movetime",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "nodes",
+    "mate",
+    "infinite",
+    "ponder",
+    "searchmoves",
+    "perft",
+];
+
+/// An integer, saturated at the bounds of i64 (`99999999999999999999` is i64::MAX).
+fn saturating_int(s: &str) -> Option<i64> {
+    let (neg, digits) = match s.as_bytes().first()? {
+        b'-' => (true, &s[1..]),
+        b'+' => (false, &s[1..]),
+        _ => (false, s),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(match digits.parse::<i64>() {
+        Ok(v) if neg => -v,
+        Ok(v) => v,
+        Err(_) if neg => i64::MIN,
+        Err(_) => i64::MAX,
+    })
+}
+
+/// Parse the arguments of `go`. Never fails: what it cannot use is skipped or clamped, and
+/// said in [`Go::notes`].
+pub fn parse_go(args: &[&str]) -> Go {
     let mut g = Go::default();
     let mut i = 0;
-    fn num<T: std::str::FromStr>(args: &[&str], i: usize, what: &str) -> Result<T, String> {
-        let v = args
-            .get(i + 1)
-            .ok_or_else(|| format!("go: '{what}' needs a number"))?;
-        v.parse()
-            .map_err(|_| format!("go: '{what} {v}': not a number"))
-    }
     while i < args.len() {
-        match args[i] {
-            "depth" => g.depth = Some(num::<u32>(args, i, "depth")?.clamp(1, 255) as u8),
-            "movetime" => g.movetime = Some(num(args, i, "movetime")?),
-            "wtime" => g.wtime = Some(num(args, i, "wtime")?),
-            "btime" => g.btime = Some(num(args, i, "btime")?),
-            "winc" => g.winc = Some(num(args, i, "winc")?),
-            "binc" => g.binc = Some(num(args, i, "binc")?),
-            "movestogo" => g.movestogo = Some(num(args, i, "movestogo")?),
-            "nodes" | "mate" => {
-                let _: u64 = num(args, i, args[i])?;
-            }
-            "infinite" => {
-                g.infinite = true;
-                i += 1;
-                continue;
-            }
-            "ponder" => {
-                g.ponder = true;
-                i += 1;
-                continue;
-            }
+        let word = args[i];
+        i += 1;
+        match word {
+            "infinite" => g.infinite = true,
+            "ponder" => g.ponder = true,
             "searchmoves" => {
-                return Err(
-                    "go: searchmoves is not supported (the firmware searches every move)".into(),
-                )
+                while i < args.len() && !GO_WORDS.contains(&args[i]) {
+                    g.searchmoves.push(args[i].to_string());
+                    i += 1;
+                }
             }
-            other => return Err(format!("go: unknown parameter '{other}'")),
+            "perft" => g
+                .notes
+                .push("go: 'perft' is not supported (z80chess perft does it); skipped".into()),
+            w if GO_WORDS.contains(&w) => {
+                let arg = args.get(i).filter(|a| !GO_WORDS.contains(a));
+                let Some((a, v)) = arg.and_then(|a| Some((*a, saturating_int(a)?))) else {
+                    g.notes.push(match arg {
+                        Some(a) => format!("go: '{w} {a}': not a number; skipped"),
+                        None => format!("go: '{w}' needs a number; skipped"),
+                    });
+                    i += arg.is_some() as usize;
+                    continue;
+                };
+                i += 1;
+                let mut clamp = |lo: i64, hi: i64, why: &str| {
+                    let c = v.clamp(lo, hi);
+                    if c != v {
+                        g.notes.push(format!("go: {w} {a} clamped to {c} ({why})"));
+                    }
+                    c
+                };
+                let max = super::MAX_DEPTH as i64;
+                match w {
+                    "depth" => {
+                        g.depth = Some(clamp(1, max, "the firmware searches 1 to 8 plies") as u8)
+                    }
+                    "movetime" => g.movetime = Some(clamp(0, i64::MAX, "a time") as u64),
+                    "wtime" => g.wtime = Some(v),
+                    "btime" => g.btime = Some(v),
+                    "winc" => g.winc = Some(clamp(0, i64::MAX, "an increment")),
+                    "binc" => g.binc = Some(clamp(0, i64::MAX, "an increment")),
+                    "movestogo" => {
+                        g.movestogo = Some(clamp(0, 255, "moves to the next control") as u32)
+                    }
+                    "nodes" => g.nodes = Some(clamp(1, i64::MAX, "a node count") as u64),
+                    _ => g.mate = Some(clamp(1, 255, "moves to mate") as u32),
+                }
+            }
+            other => g.notes.push(format!("go: unknown token '{other}' skipped")),
         }
-        i += 2;
     }
-    Ok(g)
+    g
+}
+
+/// Parse one line of UCI into a command; never panics.
+pub fn parse(line: &str) -> Result<UciCommand, UciError> {
+    if super::not_utf8(line) {
+        return Err(UciError::NotUtf8(line.chars().take(60).collect()));
+    }
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    let Some((&cmd, args)) = tokens.split_first() else {
+        return Ok(UciCommand::Empty);
+    };
+    Ok(match cmd {
+        "uci" => UciCommand::Uci,
+        "isready" => UciCommand::IsReady,
+        "debug" | "register" => UciCommand::Ignored,
+        "ponderhit" => UciCommand::PonderHit,
+        "stop" => UciCommand::Stop,
+        "quit" => UciCommand::Quit,
+        "ucinewgame" => UciCommand::UciNewGame,
+        "setoption" => {
+            let text = args.join(" ");
+            let rest = text
+                .strip_prefix("name ")
+                .ok_or(UciError::SetOptionSyntax)?;
+            let (name, value) = match rest.split_once(" value ") {
+                Some((n, v)) => (n.trim(), v.trim()),
+                None => (rest.trim(), ""),
+            };
+            UciCommand::SetOption {
+                name: name.to_string(),
+                value: value.to_string(),
+            }
+        }
+        "position" => {
+            let (base, rest) = match args.first() {
+                Some(&"startpos") => (Base::Start, &args[1..]),
+                Some(&"fen") => {
+                    let n = args[1..]
+                        .iter()
+                        .position(|t| *t == "moves")
+                        .unwrap_or(args.len() - 1);
+                    (Base::Fen(args[1..1 + n].join(" ")), &args[1 + n..])
+                }
+                _ => return Err(UciError::PositionBase),
+            };
+            let moves = match rest.split_first() {
+                None => Vec::new(),
+                Some((&"moves", ms)) => ms.iter().map(|s| s.to_string()).collect(),
+                Some((t, _)) => return Err(UciError::PositionMoves(t.to_string())),
+            };
+            UciCommand::Position { base, moves }
+        }
+        "go" => UciCommand::Go(parse_go(args)),
+        other => return Err(UciError::UnknownCommand(other.chars().take(40).collect())),
+    })
+}
+
+/// Restrict the firmware's root to `moves` (`go searchmoves`). Returns whether the firmware
+/// will search only those moves. The period builds stay byte for byte and search every
+/// move; the full build's root restriction is wired in here once its firmware API has it.
+pub fn restrict_root_moves(game: &mut Game, moves: &[Move]) -> bool {
+    let _ = (game, moves);
+    false
 }
 
 /// What arrived while the firmware searched.
@@ -110,7 +287,8 @@ struct Heard {
 }
 
 impl Go {
-    /// The clock of `side` in milliseconds: (time left, increment), if `go` gave one.
+    /// The clock of `side`: (time left, increment) in milliseconds, if `go` gave one (a
+    /// negative time counts as none left).
     pub fn clock(&self, side: Color) -> Option<(u64, u64)> {
         let (t, inc) = match side {
             Color::White => (self.wtime?, self.winc.unwrap_or(0)),
@@ -119,23 +297,19 @@ impl Go {
         Some((t.max(0) as u64, inc.max(0) as u64))
     }
 
-    /// The time to think, from the clock of `side` (None: no limit).
-    pub fn budget(&self, side: Color) -> Option<Duration> {
+    /// What `go` says about time for `side` (a search to be ended by `stop` has none).
+    pub fn time_control(&self, side: Color) -> TimeControl {
         if let Some(ms) = self.movetime {
-            return Some(Duration::from_millis(ms.saturating_sub(20).max(1)));
+            return TimeControl::MoveTime(Duration::from_millis(ms));
         }
-        let (t, inc) = match side {
-            Color::White => (self.wtime?, self.winc.unwrap_or(0)),
-            Color::Black => (self.btime?, self.binc.unwrap_or(0)),
-        };
-        let t = t.max(0) as u64;
-        let inc = inc.max(0) as u64;
-        let togo = self.movestogo.unwrap_or(30).max(1) as u64;
-        let ms = (t / togo + inc * 3 / 4)
-            .min(t / 2)
-            .saturating_sub(30)
-            .max(5);
-        Some(Duration::from_millis(ms))
+        match self.clock(side) {
+            Some((t, inc)) => TimeControl::Clock {
+                left: Duration::from_millis(t),
+                inc: Duration::from_millis(inc),
+                moves_to_go: self.movestogo.unwrap_or(0),
+            },
+            None => TimeControl::Unlimited,
+        }
     }
 }
 
@@ -146,14 +320,27 @@ struct Uci<'a> {
     /// The position last set: its base and moves (to play only what is new next time).
     base: Base,
     moves: Vec<String>,
+    /// Why the last `position` was refused: until a good one arrives, `go` answers
+    /// `bestmove 0000` (never a move for a position the GUI does not have).
+    refused: Option<String>,
     level: u8,
     period: bool,
     clock_hz: u64,
+    /// `Move Overhead`: taken off each move's time.
+    overhead: Duration,
+    /// The emulator's speed on this host (host-speed clocks are wall time).
+    rate: Rate,
     pending: VecDeque<String>,
     quit: bool,
+    /// The input ended: a running search stops with its bestmove, the lines already read
+    /// still run (each `go` answered), then the session ends.
+    eof: bool,
     /// The full build's parameters: the command line's file and every `setoption P_...`.
     params: crate::firmware::params::ParamFile,
 }
+
+/// `Move Overhead`'s default and range, in milliseconds.
+pub const OVERHEAD_MS: (u64, u64, u64) = (30, 0, 5000);
 
 /// Run the protocol on `lines` until `quit` or the end of input.
 pub fn run(lines: &Receiver<String>, out: &mut dyn Write) -> Result<(), String> {
@@ -169,15 +356,20 @@ pub fn run_with(game: Game, lines: &Receiver<String>, out: &mut dyn Write) -> Re
         game,
         base: Base::Start,
         moves: Vec::new(),
+        refused: None,
         level: super::DEFAULT_LEVEL,
         period: false,
         clock_hz: PERIOD_HZ,
+        overhead: Duration::from_millis(OVERHEAD_MS.0),
+        rate: Rate::default(),
         pending: VecDeque::new(),
         quit: false,
+        eof: false,
     };
     while !u.quit {
         let line = match u.pending.pop_front() {
             Some(l) => l,
+            None if u.eof => break,
             None => match u.lines.recv() {
                 Ok(l) => l,
                 Err(_) => break,
@@ -187,6 +379,10 @@ pub fn run_with(game: Game, lines: &Receiver<String>, out: &mut dyn Write) -> Re
     }
     Ok(())
 }
+
+/// The full build's transposition table, as its expansion RAM holds it (asm/craft.asm).
+pub const TABLE_TEXT: &str =
+    "4 KiB at E000h-EFFFh of the expansion RAM: 64 buckets of 4 entries of 16 bytes";
 
 impl Uci<'_> {
     fn send(&mut self, text: &str) -> std::io::Result<()> {
@@ -198,6 +394,11 @@ impl Uci<'_> {
         self.send(&format!("info string {text}"))
     }
 
+    /// `quit`, or the end of input: a search stops now.
+    fn ended(&self) -> bool {
+        self.quit || self.eof
+    }
+
     fn pace(&self) -> Pace {
         Pace {
             clock_hz: self.clock_hz,
@@ -206,12 +407,13 @@ impl Uci<'_> {
     }
 
     fn line(&mut self, line: &str) -> std::io::Result<()> {
-        let tokens: Vec<&str> = line.split_whitespace().collect();
-        let Some((&cmd, args)) = tokens.split_first() else {
-            return Ok(());
+        let cmd = match parse(line) {
+            Ok(c) => c,
+            Err(e) => return self.info(&format!("{e}; line ignored")),
         };
         match cmd {
-            "uci" => {
+            UciCommand::Empty | UciCommand::Ignored | UciCommand::PonderHit | UciCommand::Stop => {}
+            UciCommand::Uci => {
                 self.send(&format!("id name z80chess {}", env!("CARGO_PKG_VERSION")))?;
                 self.send("id author the z80chess developers (a Z80 firmware in the manner of Sargon, 1978)")?;
                 self.send(&format!(
@@ -244,40 +446,39 @@ impl Uci<'_> {
                 self.send(&format!(
                     "option name ClockHz type spin default {PERIOD_HZ} min 1000 max 1000000000"
                 ))?;
+                self.send("option name Threads type spin default 1 min 1 max 1024")?;
+                self.send("option name Hash type spin default 4 min 1 max 65536")?;
+                let (d, lo, hi) = OVERHEAD_MS;
+                self.send(&format!(
+                    "option name Move Overhead type spin default {d} min {lo} max {hi}"
+                ))?;
                 self.send("uciok")?;
             }
-            "isready" => self.send("readyok")?,
-            "debug" | "register" | "ponderhit" | "stop" => {}
-            "quit" => self.quit = true,
-            "ucinewgame" => {
+            UciCommand::IsReady => self.send("readyok")?,
+            UciCommand::Quit => self.quit = true,
+            UciCommand::UciNewGame => {
                 if let Err(e) = self.game.new_game() {
                     self.info(&format!("ucinewgame: {e}"))?;
                 }
                 self.base = Base::Start;
                 self.moves.clear();
+                self.refused = None;
             }
-            "setoption" => self.setoption(args)?,
-            "position" => self.position(args)?,
-            "go" => match parse_go(args) {
-                Err(e) => self.info(&format!("{e}; line ignored"))?,
-                Ok(g) => self.go(g)?,
-            },
-            other => self.info(&format!("unknown command '{other}'; line ignored"))?,
+            UciCommand::SetOption { name, value } => self.setoption(&name, &value)?,
+            UciCommand::Position { base, moves } => {
+                if let Err(why) = self.position(base, moves) {
+                    self.info(&format!(
+                        "{why}; no position until a good one: 'go' answers bestmove 0000"
+                    ))?;
+                    self.refused = Some(why);
+                }
+            }
+            UciCommand::Go(g) => self.go(g)?,
         }
         Ok(())
     }
 
-    fn setoption(&mut self, args: &[&str]) -> std::io::Result<()> {
-        let text = args.join(" ");
-        let Some(rest) = text.strip_prefix("name ") else {
-            return self
-                .info("setoption: expected 'setoption name <id> [value <x>]'; line ignored");
-        };
-        let (name, value) = match rest.split_once(" value ") {
-            Some((n, v)) => (n.trim(), Some(v.trim())),
-            None => (rest.trim(), None),
-        };
-        let value = value.unwrap_or("");
+    fn setoption(&mut self, name: &str, value: &str) -> std::io::Result<()> {
         match name.to_ascii_lowercase().as_str() {
             "level" => match value.parse::<u8>() {
                 Ok(l) if super::LEVELS.contains(&l) => {
@@ -351,39 +552,44 @@ impl Uci<'_> {
                     "setoption ClockHz '{value}': expected 1000 to 1000000000; ignored"
                 ))?,
             },
+            "threads" => match value.parse::<u32>() {
+                Ok(n) if (1..=1024).contains(&n) => self.info(&format!(
+                    "Threads {n}: accepted; the Z80 is one CPU, the search runs on one thread"
+                ))?,
+                _ => self.info(&format!(
+                    "setoption Threads '{value}': expected 1 to 1024; ignored"
+                ))?,
+            },
+            "hash" => match value.parse::<u32>() {
+                Ok(n) if (1..=65536).contains(&n) => self.info(&format!(
+                    "Hash {n}: accepted; the full build's table is fixed: {TABLE_TEXT}; the \
+                     period builds keep none"
+                ))?,
+                _ => self.info(&format!(
+                    "setoption Hash '{value}': expected 1 to 65536; ignored"
+                ))?,
+            },
+            "move overhead" => match value.parse::<u64>() {
+                Ok(ms) if (OVERHEAD_MS.1..=OVERHEAD_MS.2).contains(&ms) => {
+                    self.overhead = Duration::from_millis(ms)
+                }
+                _ => self.info(&format!(
+                    "setoption Move Overhead '{value}': expected {} to {} ms; ignored",
+                    OVERHEAD_MS.1, OVERHEAD_MS.2
+                ))?,
+            },
             _ => self.info(&format!("setoption: no option '{name}'; ignored"))?,
         }
         Ok(())
     }
 
-    fn position(&mut self, args: &[&str]) -> std::io::Result<()> {
-        let (base, rest) = match args.first() {
-            Some(&"startpos") => (Base::Start, &args[1..]),
-            Some(&"fen") => {
-                let n = args[1..]
-                    .iter()
-                    .position(|t| *t == "moves")
-                    .unwrap_or(args.len() - 1);
-                (Base::Fen(args[1..1 + n].join(" ")), &args[1 + n..])
-            }
-            _ => {
-                return self.info("position: expected 'startpos' or 'fen <FEN>'; line ignored");
-            }
-        };
-        let moves: Vec<String> = match rest.split_first() {
-            None => Vec::new(),
-            Some((&"moves", ms)) => ms.iter().map(|s| s.to_string()).collect(),
-            Some((t, _)) => {
-                return self.info(&format!(
-                    "position: unexpected '{t}' (expected 'moves'); line ignored"
-                ))
-            }
-        };
+    /// Set the position; the error says why it was refused (the loop then refuses `go`).
+    fn position(&mut self, base: Base, moves: Vec<String>) -> Result<(), String> {
         let start = match &base {
             Base::Start => Chess::default(),
             Base::Fen(f) => match parse_fen(f) {
                 Ok(p) => p,
-                Err(e) => return self.info(&format!("position: {e}; line ignored")),
+                Err(e) => return Err(format!("position: {e}")),
             },
         };
         // Check every move first: a bad one leaves the previous position.
@@ -396,12 +602,7 @@ impl Uci<'_> {
                     pos.play_unchecked(m);
                     checked.push(m);
                 }
-                None => {
-                    return self.info(&format!(
-                        "position: move {} '{t}' is not legal there; line ignored",
-                        i + 1
-                    ))
-                }
+                None => return Err(format!("position: move {} '{t}' is not legal there", i + 1)),
             }
         }
         let extends = base == self.base
@@ -412,7 +613,9 @@ impl Uci<'_> {
             self.moves.len()
         } else {
             if let Err(e) = self.game.set_start(start) {
-                return self.info(&format!("position: {e}"));
+                self.base = Base::Start;
+                self.moves.clear();
+                return Err(format!("position: {e}"));
             }
             0
         };
@@ -421,71 +624,114 @@ impl Uci<'_> {
                 self.base = Base::Start;
                 self.moves.clear();
                 let _ = self.game.new_game();
-                return self.info(&format!("position: {e}; the engine is reset"));
+                return Err(format!("position: {e}; the engine is reset"));
             }
         }
         self.base = base;
         self.moves = moves;
+        self.refused = None;
         Ok(())
     }
 
+    /// Answer `go` with no move (`bestmove 0000`), saying why; a `go infinite` or `go ponder`
+    /// still waits for its `stop` (or `ponderhit`, or the end of input) first.
+    fn no_move(&mut self, go: &Go, why: &str) -> std::io::Result<()> {
+        self.info(why)?;
+        let mut heard = Heard::default();
+        while (go.infinite || go.ponder) && !(heard.stop || heard.ponderhit || self.ended()) {
+            match self.lines.recv() {
+                Ok(l) => self.during_search(&l, &mut heard)?,
+                Err(_) => self.eof = true,
+            }
+        }
+        self.send("bestmove 0000")
+    }
+
+    /// The moves of `go searchmoves` that are legal here; each one that is not is named.
+    fn root_moves(&mut self, pos: &Chess, given: &[String]) -> std::io::Result<Vec<Move>> {
+        let mut legal = Vec::new();
+        for t in given {
+            match t.parse::<UciMove>().ok().and_then(|u| u.to_move(pos).ok()) {
+                Some(m) => legal.push(m),
+                None => self.info(&format!(
+                    "go searchmoves: '{t}' is not legal here; left out"
+                ))?,
+            }
+        }
+        Ok(legal)
+    }
+
     fn go(&mut self, go: Go) -> std::io::Result<()> {
+        for n in &go.notes {
+            self.info(n)?;
+        }
+        if let Some(why) = self.refused.clone() {
+            return self.no_move(&go, &format!("no position: {why}"));
+        }
         let pos = self.game.pos().clone();
         if pos.legal_moves().is_empty() {
-            self.info(if pos.is_check() {
+            let why = if pos.is_check() {
                 "no legal move: checkmate"
             } else {
                 "no legal move: stalemate"
-            })?;
-            return self.send("bestmove 0000");
+            };
+            return self.no_move(&go, why);
         }
-        let level = match go.depth {
-            Some(d) => d.clamp(1, super::MAX_DEPTH),
-            None if go.infinite || go.ponder => super::MAX_DEPTH,
-            None => self.level,
-        };
-        let mut budget = if go.infinite || go.ponder {
-            None
-        } else {
-            go.budget(pos.turn())
-        };
-        let mut wait_for_stop = go.infinite || go.ponder;
-        let mut pondering = go.ponder;
-        let pace = self.pace();
-        budget = budget.map(|b| pace.stop_early(b));
-        let started = Instant::now();
-        // The full build under a clock keeps its own time ('T', asm/time.asm): the host only
-        // stops it past the hard limit it answered.
-        let own_clock = match go.clock(pos.turn()) {
-            Some((ms, inc))
-                if self.game.build() == Build::Full
-                    && budget.is_some()
-                    && go.movetime.is_none() =>
-            {
-                let t = |ms: u64| ms * self.clock_hz / 1000;
-                match self
-                    .game
-                    .engine
-                    .set_time(t(ms), go.movestogo.unwrap_or(0), t(inc))
-                {
-                    Ok(b) => {
-                        budget = Some(pace.emulated(b.hard + STOP_LATENCY_T));
-                        true
-                    }
-                    Err(e) => {
-                        self.info(&format!("the firmware refused the clock: {e}"))?;
-                        false
-                    }
-                }
+        if !go.searchmoves.is_empty() {
+            let legal = self.root_moves(&pos, &go.searchmoves)?;
+            if legal.is_empty() {
+                self.info("go searchmoves: no legal move given; searching every move")?;
+            } else if !restrict_root_moves(&mut self.game, &legal) {
+                self.info(&format!(
+                    "go searchmoves: the {} build searches every root move (its firmware has \
+                     no root restriction); the move may be another",
+                    self.game.build()
+                ))?;
             }
-            _ => false,
-        };
-        let mut search = if own_clock {
-            Search::timed(&mut self.game.engine, level)
+        }
+        let mut depth = go.depth;
+        if let Some(n) = go.mate {
+            let plies = (2 * n - 1).min(super::MAX_DEPTH as u32) as u8;
+            self.info(&format!(
+                "go mate {n}: the firmware has no mate search; searching {plies} plies instead"
+            ))?;
+            depth = Some(depth.map_or(plies, |d| d.min(plies)));
+        }
+        if let Some(n) = go.nodes {
+            self.info(&format!(
+                "go nodes {n}: the search stops at the first look after {n} nodes (moves made; \
+                 the host looks between slices of the emulator's run)"
+            ))?;
+        }
+        let open = go.infinite || go.ponder;
+        let pace = self.pace();
+        let full = self.game.build() == Build::Full;
+        let rate = self.rate.for_pace(&pace, self.game.build());
+        let tc = if open {
+            TimeControl::Unlimited
         } else {
-            Search::start(&mut self.game.engine, level)
+            go.time_control(pos.turn())
         };
+        let mut plan = pace::plan(tc, depth, self.level, self.overhead, &pace, full, rate);
+        if open && depth.is_none() {
+            plan.depth = super::MAX_DEPTH;
+        }
+        let level = plan.depth;
+        let mut wait_for_stop = open;
+        let mut pondering = go.ponder;
+        let started = Instant::now();
+        let (mut search, mut budget, refused) =
+            pace::start_planned(&mut self.game.engine, &plan, rate);
+        if let Some(e) = refused {
+            self.info(&format!(
+                "the firmware refused the clock ({e}): the host keeps it"
+            ))?;
+        }
+        if tc != TimeControl::Unlimited {
+            self.info(&format!("time: {}", plan.note))?;
+        }
         let mut reported = 0;
+        let mut last_info = Instant::now();
         let mut heard = Heard::default();
         // Pondering: the budget counts from `ponderhit`.
         let mut since = Duration::ZERO;
@@ -496,8 +742,13 @@ impl Uci<'_> {
                 started.elapsed()
             }
         };
+        let slice = if go.nodes.is_some() {
+            pace.slice().min(200_000)
+        } else {
+            pace.slice()
+        };
         let result: SearchResult = loop {
-            let done = match search.step(&mut self.game.engine, pace.slice()) {
+            let done = match search.step(&mut self.game.engine, slice) {
                 Ok(d) => d,
                 Err(e) => {
                     self.info(&format!("the firmware failed: {e}"))?;
@@ -509,37 +760,58 @@ impl Uci<'_> {
                 let ms = elapsed(&search).as_millis();
                 let score = uci_score(d.score, &search.depths[..=reported]);
                 let line = format!(
-                    "info depth {} score {score} nodes {} time {ms} pv {}",
+                    "info depth {} score {score} nodes {} time {ms}{} pv {}",
                     d.depth,
                     search.nodes,
+                    hashfull_text(&self.game.engine),
                     d.best.uci()
                 );
                 self.send(&line)?;
                 reported += 1;
+                last_info = Instant::now();
+            }
+            // At least once a second of wall time, a line of progress.
+            if last_info.elapsed() >= Duration::from_secs(1) {
+                let ms = elapsed(&search).as_millis();
+                let nps = (search.nodes as u128 * 1000).checked_div(ms).unwrap_or(0);
+                let line = format!(
+                    "info nodes {} nps {nps} time {ms}{}",
+                    search.nodes,
+                    hashfull_text(&self.game.engine)
+                );
+                self.send(&line)?;
+                last_info = Instant::now();
             }
             if let Some(r) = done {
-                if !wait_for_stop || heard.stop || self.quit {
+                if !wait_for_stop || heard.stop || self.ended() {
                     break r;
                 }
                 // Infinite or pondering: the answer waits for `stop` (or `ponderhit`).
-                while !(heard.stop || heard.ponderhit || self.quit) {
+                while !(heard.stop || heard.ponderhit || self.ended()) {
                     match self.lines.recv() {
                         Ok(l) => self.during_search(&l, &mut heard)?,
-                        Err(_) => self.quit = true,
+                        Err(_) => self.eof = true,
                     }
                 }
                 break r;
             }
             if heard.ponderhit && pondering {
                 // The opponent played the move pondered on: the search goes on, now with the
-                // time `go ponder` gave, counted from here.
+                // time `go ponder` gave (the host's share), counted from here.
                 pondering = false;
                 wait_for_stop = go.infinite;
-                budget = go.budget(pos.turn()).map(|b| pace.stop_early(b));
+                let tc = go.time_control(pos.turn());
+                budget =
+                    pace::plan(tc, depth, self.level, self.overhead, &pace, false, rate).budget;
                 since = elapsed(&search);
             }
             if let Some(b) = budget {
                 if !search.stopping && elapsed(&search).saturating_sub(since) >= b {
+                    search.stop(&mut self.game.engine);
+                }
+            }
+            if let Some(n) = go.nodes {
+                if !search.stopping && search.nodes as u64 >= n {
                     search.stop(&mut self.game.engine);
                 }
             }
@@ -550,10 +822,7 @@ impl Uci<'_> {
                     Ok(l) => Some(l),
                     Err(RecvTimeoutError::Timeout) => None,
                     Err(RecvTimeoutError::Disconnected) => {
-                        std::thread::sleep(wait);
-                        if !self.quit {
-                            self.quit = true;
-                        }
+                        self.eof = true;
                         None
                     }
                 }
@@ -562,7 +831,7 @@ impl Uci<'_> {
                     Ok(l) => Some(l),
                     Err(TryRecvError::Empty) => None,
                     Err(TryRecvError::Disconnected) => {
-                        self.quit = true;
+                        self.eof = true;
                         None
                     }
                 }
@@ -570,15 +839,23 @@ impl Uci<'_> {
             if let Some(l) = got {
                 self.during_search(&l, &mut heard)?;
             }
-            if (heard.stop || self.quit) && !search.stopping {
+            if (heard.stop || self.ended()) && !search.stopping {
                 search.stop(&mut self.game.engine);
             }
         };
+        if !pace.realtime && !open {
+            self.rate.observe(result.tstates, started.elapsed());
+        }
         self.report(&result, level, elapsed(&search))
     }
 
     /// A line that arrives while the firmware searches.
     fn during_search(&mut self, line: &str, heard: &mut Heard) -> std::io::Result<()> {
+        if super::not_utf8(line) {
+            // (refused by name when its turn comes)
+            self.pending.push_back(line.to_string());
+            return Ok(());
+        }
         match line.split_whitespace().next() {
             Some("isready") => self.send("readyok"),
             Some("stop") => {
@@ -616,14 +893,29 @@ impl Uci<'_> {
         let secs = r.tstates as f64 / PERIOD_HZ as f64;
         match r.kind {
             SearchKind::Book => self.info(&format!("book move; {} T-states", r.tstates))?,
+            kind if r.depths.is_empty() => {
+                let nps = (r.nodes as u128 * 1000).checked_div(ms).unwrap_or(0);
+                self.send(&format!("info nodes {} nps {nps} time {ms}", r.nodes))?;
+                self.info(&format!(
+                    "{} before depth 1 completed: no score; the move is the firmware's first \
+                     choice ({} T-states)",
+                    if kind == SearchKind::Overflow {
+                        "a move list overflowed"
+                    } else {
+                        "stopped"
+                    },
+                    r.tstates
+                ))?;
+            }
             kind => {
                 let depth = r.depths.last().map(|d| d.depth).unwrap_or(0);
                 let score = uci_score(r.score, &r.depths);
                 let nps = (r.nodes as u128 * 1000).checked_div(ms).unwrap_or(0);
                 self.send(&format!(
-                    "info depth {} score {score} nodes {} nps {nps} time {ms} pv {}",
+                    "info depth {} score {score} nodes {} nps {nps} time {ms}{} pv {}",
                     depth.max(1),
                     r.nodes,
+                    hashfull_text(&self.game.engine),
                     r.best.uci()
                 ))?;
                 self.info(&format!(
@@ -655,6 +947,13 @@ impl Uci<'_> {
     }
 }
 
+/// ` hashfull N` for an `info` line, when the build has a table (the full build, its flag on).
+fn hashfull_text(engine: &crate::firmware::Engine) -> String {
+    pace::hashfull(engine)
+        .map(|h| format!(" hashfull {h}"))
+        .unwrap_or_default()
+}
+
 /// `cp N` or `mate N` for a firmware score.
 pub fn uci_score(score: crate::firmware::Score, depths: &[crate::firmware::DepthReport]) -> String {
     match super::mate_in(score, depths) {
@@ -669,22 +968,33 @@ mod tests {
 
     #[test]
     fn go_lines() {
-        assert_eq!(parse_go(&["depth", "3"]).unwrap().depth, Some(3));
-        assert!(parse_go(&["depth", "x"])
-            .unwrap_err()
-            .contains("not a number"));
-        assert!(parse_go(&["depth"]).unwrap_err().contains("needs a number"));
-        assert!(parse_go(&["sideways"]).unwrap_err().contains("unknown"));
+        assert_eq!(parse_go(&["depth", "3"]).depth, Some(3));
+        let g = parse_go(&["depth", "x"]);
+        assert_eq!(g.depth, None);
+        assert!(g.notes[0].contains("not a number"), "{:?}", g.notes);
+        assert!(parse_go(&["depth"]).notes[0].contains("needs a number"));
+        assert!(parse_go(&["sideways"]).notes[0].contains("unknown token"));
+        assert_eq!(parse_go(&["depth", "-1"]).depth, Some(1));
+        assert_eq!(parse_go(&["depth", "99999999999999999999"]).depth, Some(8));
+        assert_eq!(parse_go(&["movetime", "-5"]).movetime, Some(0));
+        let g = parse_go(&["searchmoves", "e2e4", "d2d4", "depth", "2"]);
+        assert_eq!(g.searchmoves, ["e2e4", "d2d4"]);
+        assert_eq!(g.depth, Some(2));
         let g = parse_go(&[
             "wtime", "60000", "btime", "1000", "winc", "0", "binc", "100",
-        ])
-        .unwrap();
-        assert_eq!(g.budget(Color::White), Some(Duration::from_millis(1970)));
-        assert_eq!(g.budget(Color::Black), Some(Duration::from_millis(78)));
-        assert!(parse_go(&["infinite"]).unwrap().infinite);
+        ]);
         assert_eq!(
-            parse_go(&["movetime", "500"]).unwrap().budget(Color::White),
-            Some(Duration::from_millis(480))
+            g.time_control(Color::Black),
+            TimeControl::Clock {
+                left: Duration::from_millis(1000),
+                inc: Duration::from_millis(100),
+                moves_to_go: 0
+            }
+        );
+        assert!(parse_go(&["infinite"]).infinite);
+        assert_eq!(
+            parse("go depth 2 \u{FFFD}"),
+            Err(UciError::NotUtf8("go depth 2 \u{FFFD}".into()))
         );
     }
 }

@@ -4,12 +4,22 @@
 //! Supported: `xboard`, `protover 2` (features: ping, setboard, usermove, playother,
 //! colors=0, sigint=0, sigterm=0, options Level/Build/PeriodSpeed/ClockHz), `new`, `force`,
 //! `go`, `playother`, `usermove`, `setboard`, `undo`, `remove`, `sd`, `st`, `level`, `time`,
-//! `otim`, `?` (move now), `ping`/`pong`, `post`/`nopost`, `result`, `option`, `quit`. The engine
+//! `otim`, `?` (move now), `ping`/`pong`, `post`/`nopost`, `result`, `option`, `analyze` /
+//! `exit` / `.` (analysis: thinking output without moving, until `exit`), `quit`. The engine
 //! claims the end of a game (mate, stalemate, threefold repetition, 50-move rule,
 //! insufficient material) with a result line.
+//!
+//! Bad input: a line that is not UTF-8 or a command it does not know gets `Error (...): LINE`
+//! and the session goes on; a bad `setboard` gets `tellusererror` and an `Error` line, and the
+//! engine then has no position: `go` (or a move that would make it move) answers
+//! `Error (no position: ...)` until `new` or a good `setboard`. The end of input during a
+//! search ends it with its `move`, and the engine exits.
+//!
+//! Time: `st`, `level` and `time` go through the one time policy of [`super::pace::plan`]:
+//! at host speed (PeriodSpeed off) they are wall time, the depth limited by `sd` or the time.
 
 use super::game::{End, Game};
-use super::pace::{Pace, Search};
+use super::pace::{self, Pace, Rate, Search, TimeControl};
 use crate::firmware::{parse_fen, Build, SearchResult};
 use crate::machine::PERIOD_HZ;
 use shakmaty::{Color, Position};
@@ -38,6 +48,16 @@ struct Xb<'a> {
     post: bool,
     pending: VecDeque<String>,
     quit: bool,
+    /// The input ended: unlike `quit`, a search then still answers with its move, and the
+    /// lines already read still run.
+    eof: bool,
+    /// Why the last `setboard` was refused: until `new` or a good one, the engine will not move.
+    refused: Option<String>,
+    /// `analyze` mode, and whether the position changed since its last analysis.
+    analyze: bool,
+    analysed: bool,
+    /// The emulator's speed on this host (host-speed clocks are wall time).
+    rate: Rate,
 }
 
 /// Run the protocol on `lines` until `quit` or the end of input.
@@ -64,10 +84,20 @@ pub fn run_with(game: Game, lines: &Receiver<String>, out: &mut dyn Write) -> Re
         post: false,
         pending: VecDeque::new(),
         quit: false,
+        eof: false,
+        refused: None,
+        analyze: false,
+        analysed: false,
+        rate: Rate::default(),
     };
     while !x.quit {
+        if x.analyze && !x.analysed && x.pending.is_empty() && !x.eof {
+            x.analyse().map_err(|e| e.to_string())?;
+            continue;
+        }
         let line = match x.pending.pop_front() {
             Some(l) => l,
+            None if x.eof => break,
             None => match x.lines.recv() {
                 Ok(l) => l,
                 Err(_) => break,
@@ -105,10 +135,142 @@ pub fn result_line(end: End) -> String {
 fn parse_minutes(s: &str) -> Option<Duration> {
     match s.split_once(':') {
         Some((m, sec)) => Some(Duration::from_secs(
-            m.parse::<u64>().ok()? * 60 + sec.parse::<u64>().ok()?,
+            m.parse::<u64>()
+                .ok()?
+                .checked_mul(60)?
+                .checked_add(sec.parse::<u64>().ok()?)?,
         )),
-        None => Some(Duration::from_secs_f64(s.parse::<f64>().ok()? * 60.0)),
+        None => Duration::try_from_secs_f64(s.parse::<f64>().ok()? * 60.0).ok(),
     }
+}
+
+/// A line of CECP, parsed (nothing checked against the position yet). [`parse`] never
+/// panics: any line is a command or an [`XbError`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum XbCommand {
+    /// Blank, or a command with nothing to do (`xboard`, `accepted`, `otim`, ...).
+    Nothing,
+    Protover,
+    Quit,
+    New,
+    Variant(String),
+    /// `force`, `result ...`.
+    Force,
+    Go,
+    PlayOther,
+    Post(bool),
+    Ping(String),
+    Sd(u8),
+    St(Duration),
+    Level {
+        mps: u32,
+        base: Duration,
+        inc: Duration,
+    },
+    Time(Duration),
+    SetBoard(String),
+    Undo,
+    Remove,
+    Option {
+        name: String,
+        value: String,
+    },
+    UserMove(String),
+    /// `?`: move now (outside a search: nothing to do).
+    MoveNow,
+    Analyze,
+    Exit,
+    /// `.`: the analysis' status.
+    Status,
+}
+
+/// A line the engine cannot take: answered `Error (KIND): LINE`, and the session goes on.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum XbError {
+    #[error("not UTF-8")]
+    NotUtf8,
+    #[error("unknown command")]
+    Unknown,
+    #[error("bad depth")]
+    Depth,
+    #[error("bad time")]
+    Time,
+    #[error("bad level")]
+    Level,
+}
+
+/// Parse one line of CECP into a command; never panics.
+pub fn parse(line: &str) -> Result<XbCommand, XbError> {
+    if super::not_utf8(line) {
+        return Err(XbError::NotUtf8);
+    }
+    let line = line.trim();
+    let (cmd, arg) = match line.split_once(char::is_whitespace) {
+        Some((c, a)) => (c, a.trim()),
+        None => (line, ""),
+    };
+    Ok(match cmd {
+        "" | "xboard" | "accepted" | "rejected" | "random" | "hard" | "easy" | "computer"
+        | "name" | "rating" | "ics" | "otim" | "draw" | "white" | "black" | "hint" | "bk" => {
+            XbCommand::Nothing
+        }
+        "protover" => XbCommand::Protover,
+        "quit" => XbCommand::Quit,
+        "new" => XbCommand::New,
+        "variant" => XbCommand::Variant(arg.to_string()),
+        "force" | "result" => XbCommand::Force,
+        "go" => XbCommand::Go,
+        "playother" => XbCommand::PlayOther,
+        "post" => XbCommand::Post(true),
+        "nopost" => XbCommand::Post(false),
+        "ping" => XbCommand::Ping(arg.to_string()),
+        "sd" => match arg.parse::<u8>() {
+            Ok(d) if d >= 1 => XbCommand::Sd(d.min(super::MAX_DEPTH)),
+            _ => return Err(XbError::Depth),
+        },
+        "st" => match arg.parse::<f64>() {
+            Ok(s) if s > 0.0 && s < 1e9 => XbCommand::St(Duration::from_secs_f64(s)),
+            _ => return Err(XbError::Time),
+        },
+        "level" => {
+            let f: Vec<&str> = arg.split_whitespace().collect();
+            let inc = |t: &str| {
+                let s = t.parse::<f64>().ok()?;
+                (0.0..1e9).contains(&s).then(|| Duration::from_secs_f64(s))
+            };
+            let parsed = (f.len() == 3)
+                .then(|| Some((f[0].parse::<u32>().ok()?, parse_minutes(f[1])?, inc(f[2])?)))
+                .flatten();
+            match parsed {
+                Some((mps, base, inc)) => XbCommand::Level { mps, base, inc },
+                None => return Err(XbError::Level),
+            }
+        }
+        "time" => match arg.parse::<u64>() {
+            Ok(cs) => XbCommand::Time(Duration::from_millis(cs.saturating_mul(10))),
+            Err(_) => return Err(XbError::Time),
+        },
+        "setboard" => XbCommand::SetBoard(arg.to_string()),
+        "undo" => XbCommand::Undo,
+        "remove" => XbCommand::Remove,
+        "option" => {
+            let (name, value) = arg.split_once('=').unwrap_or((arg, ""));
+            XbCommand::Option {
+                name: name.trim().to_string(),
+                value: value.trim().to_string(),
+            }
+        }
+        "usermove" => XbCommand::UserMove(arg.to_string()),
+        "?" => XbCommand::MoveNow,
+        "analyze" => XbCommand::Analyze,
+        "exit" => XbCommand::Exit,
+        "." => XbCommand::Status,
+        // A bare move (from a front-end that ignored usermove=1).
+        other if arg.is_empty() && shakmaty::uci::UciMove::from_ascii(other.as_bytes()).is_ok() => {
+            XbCommand::UserMove(other.to_string())
+        }
+        _ => return Err(XbError::Unknown),
+    })
 }
 
 impl Xb<'_> {
@@ -122,19 +284,31 @@ impl Xb<'_> {
     }
 
     fn line(&mut self, line: &str) -> std::io::Result<()> {
-        let line = line.trim();
-        let (cmd, arg) = match line.split_once(char::is_whitespace) {
-            Some((c, a)) => (c, a.trim()),
-            None => (line, ""),
+        let cmd = match parse(line) {
+            Ok(c) => c,
+            Err(e) => {
+                let shown: String = line.trim().chars().take(80).collect();
+                return self.error(&e.to_string(), &shown);
+            }
         };
+        let line = line.trim();
+        // In analyze mode a command that changes the position starts a new analysis.
+        let changes = matches!(
+            cmd,
+            XbCommand::New
+                | XbCommand::SetBoard(_)
+                | XbCommand::Undo
+                | XbCommand::Remove
+                | XbCommand::UserMove(_)
+                | XbCommand::Analyze
+        );
         match cmd {
-            "" | "xboard" | "accepted" | "rejected" | "random" | "hard" | "easy" | "computer"
-            | "name" | "rating" | "ics" | "otim" | "draw" | "white" | "black" | "?" => {}
-            "protover" => {
+            XbCommand::Nothing | XbCommand::MoveNow | XbCommand::Status => {}
+            XbCommand::Protover => {
                 self.send("feature done=0")?;
                 self.send(&format!(
                     "feature myname=\"z80chess {}\" ping=1 setboard=1 usermove=1 playother=1 \
-                     san=0 colors=0 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=0 \
+                     san=0 colors=0 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=1 \
                      variants=\"normal\"",
                     env!("CARGO_PKG_VERSION")
                 ))?;
@@ -144,15 +318,25 @@ impl Xb<'_> {
                     super::LEVELS.start(),
                     super::LEVELS.end()
                 ))?;
-                self.send("feature option=\"Build -combo *article /// 1978\"")?;
+                let builds: Vec<String> = [Build::Article, Build::B1978, Build::Full]
+                    .iter()
+                    .map(|b| {
+                        let star = if *b == self.game.build() { "*" } else { "" };
+                        format!("{star}{b}")
+                    })
+                    .collect();
+                self.send(&format!(
+                    "feature option=\"Build -combo {}\"",
+                    builds.join(" /// ")
+                ))?;
                 self.send("feature option=\"PeriodSpeed -check 0\"")?;
                 self.send(&format!(
                     "feature option=\"ClockHz -spin {PERIOD_HZ} 1000 1000000000\""
                 ))?;
                 self.send("feature done=1")?;
             }
-            "quit" => self.quit = true,
-            "new" => {
+            XbCommand::Quit => self.quit = true,
+            XbCommand::New => {
                 if let Err(e) = self.game.new_game() {
                     self.send(&format!("tellusererror {e}"))?;
                 }
@@ -160,101 +344,83 @@ impl Xb<'_> {
                 self.engine = Color::Black;
                 self.max_depth = None;
                 self.time_left = None;
+                self.refused = None;
             }
-            "variant" => {
-                if arg != "normal" {
+            XbCommand::Variant(v) => {
+                if v != "normal" {
                     self.error("unsupported variant", line)?;
                 }
             }
-            "force" | "result" => self.force = true,
-            "go" => {
+            XbCommand::Force => self.force = true,
+            XbCommand::Go => {
+                if self.analyze {
+                    return self.error("in analyze mode (send exit first)", line);
+                }
                 self.force = false;
                 self.engine = self.game.pos().turn();
                 self.think()?;
             }
-            "playother" => {
+            XbCommand::PlayOther => {
                 self.force = false;
                 self.engine = !self.game.pos().turn();
             }
-            "post" => self.post = true,
-            "nopost" => self.post = false,
-            "ping" => self.send(&format!("pong {arg}"))?,
-            "sd" => match arg.parse::<u8>() {
-                Ok(d) if d >= 1 => self.max_depth = Some(d.min(super::MAX_DEPTH)),
-                _ => self.error("bad depth", line)?,
-            },
-            "st" => match arg.parse::<f64>() {
-                Ok(s) if s > 0.0 => {
-                    self.per_move = Some(Duration::from_secs_f64(s));
-                }
-                _ => self.error("bad time", line)?,
-            },
-            "level" => {
-                let f: Vec<&str> = arg.split_whitespace().collect();
-                let parsed = (f.len() == 3)
-                    .then(|| {
-                        Some((
-                            f[0].parse::<u32>().ok()?,
-                            parse_minutes(f[1])?,
-                            Duration::from_secs_f64(f[2].parse::<f64>().ok()?),
-                        ))
-                    })
-                    .flatten();
-                match parsed {
-                    Some((mps, base, inc)) => {
-                        self.mps = mps;
-                        self.inc = inc;
-                        self.per_move = None;
-                        self.time_left = Some(base);
-                    }
-                    None => self.error("bad level", line)?,
-                }
+            XbCommand::Post(on) => self.post = on,
+            XbCommand::Ping(arg) => self.send(&format!("pong {arg}"))?,
+            XbCommand::Sd(d) => self.max_depth = Some(d),
+            XbCommand::St(d) => self.per_move = Some(d),
+            XbCommand::Level { mps, base, inc } => {
+                self.mps = mps;
+                self.inc = inc;
+                self.per_move = None;
+                self.time_left = Some(base);
             }
-            "time" => match arg.parse::<u64>() {
-                Ok(cs) => self.time_left = Some(Duration::from_millis(cs * 10)),
-                Err(_) => self.error("bad time", line)?,
-            },
-            "setboard" => match parse_fen(arg) {
-                Ok(pos) => {
-                    if let Err(e) = self.game.set_start(pos) {
+            XbCommand::Time(d) => self.time_left = Some(d),
+            XbCommand::SetBoard(fen) => {
+                let set = parse_fen(&fen)
+                    .map_err(|e| format!("bad FEN: {e}"))
+                    .and_then(|pos| self.game.set_start(pos));
+                match set {
+                    Ok(()) => self.refused = None,
+                    Err(e) => {
                         self.send(&format!("tellusererror Illegal position: {e}"))?;
+                        self.error(
+                            &format!("{e}; no position until new or a good setboard"),
+                            line,
+                        )?;
+                        self.refused = Some(e);
                     }
                 }
-                Err(e) => {
-                    self.send("tellusererror Illegal position")?;
-                    self.error(&format!("bad FEN: {e}"), line)?;
-                }
-            },
-            "undo" => {
-                if self.game.undo().is_err() {
+            }
+            XbCommand::Undo => {
+                if self.refused.is_some() || self.game.undo().is_err() {
                     self.error("no move to undo", line)?;
                 }
             }
-            "remove" => {
-                if self.game.plies.len() < 2 {
+            XbCommand::Remove => {
+                if self.refused.is_some() || self.game.plies.len() < 2 {
                     self.error("no move to undo", line)?;
                 } else {
                     let _ = self.game.undo();
                     let _ = self.game.undo();
                 }
             }
-            "option" => self.option(arg)?,
-            "usermove" => self.usermove(arg)?,
-            other => {
-                // A bare move (from a front-end that ignored usermove=1).
-                if shakmaty::uci::UciMove::from_ascii(other.as_bytes()).is_ok() && arg.is_empty() {
-                    self.usermove(other)?;
-                } else {
-                    self.error("unknown command", line)?;
-                }
+            XbCommand::Option { name, value } => self.option(&name, &value)?,
+            XbCommand::UserMove(m) => self.usermove(&m)?,
+            XbCommand::Analyze => {
+                self.analyze = true;
+                self.force = true;
             }
+            XbCommand::Exit => self.analyze = false,
+        }
+        if changes {
+            self.analysed = false;
         }
         Ok(())
     }
 
-    fn option(&mut self, arg: &str) -> std::io::Result<()> {
-        let (name, value) = arg.split_once('=').unwrap_or((arg, ""));
-        match name.trim() {
+    fn option(&mut self, name: &str, value: &str) -> std::io::Result<()> {
+        let arg = &format!("{name}={value}");
+        match name {
             "Level" => match value.parse::<u8>() {
                 Ok(l) if super::LEVELS.contains(&l) => {
                     self.level = l;
@@ -266,7 +432,8 @@ impl Xb<'_> {
                 let b = match value {
                     "article" => Build::Article,
                     "1978" => Build::B1978,
-                    _ => return self.error("bad Build", arg),
+                    "full" => Build::Full,
+                    _ => return self.error("bad Build (article, 1978 or full)", arg),
                 };
                 if let Err(e) = self.game.set_build(b) {
                     self.send(&format!("tellusererror {e}"))?;
@@ -283,6 +450,9 @@ impl Xb<'_> {
     }
 
     fn usermove(&mut self, text: &str) -> std::io::Result<()> {
+        if let Some(why) = self.refused.clone() {
+            return self.send(&format!("Illegal move (no position: {why}): {text}"));
+        }
         let m = text
             .parse::<shakmaty::uci::UciMove>()
             .ok()
@@ -301,46 +471,177 @@ impl Xb<'_> {
             self.force = true;
             return self.send(&result_line(end));
         }
-        if !self.force && self.game.pos().turn() == self.engine {
+        if !self.force && !self.analyze && self.game.pos().turn() == self.engine {
             self.think()?;
         }
         Ok(())
     }
 
-    fn budget(&self) -> Option<Duration> {
+    /// What the GUI said about time for this move.
+    fn time_control(&self) -> TimeControl {
         if let Some(st) = self.per_move {
-            return Some(st.saturating_sub(Duration::from_millis(20)));
+            return TimeControl::MoveTime(st);
         }
-        let left = self.time_left?;
-        let played = self.game.pos().fullmoves().get().saturating_sub(1);
-        let togo = if self.mps > 0 {
-            (self.mps - played % self.mps).max(1)
-        } else {
-            30
+        let Some(left) = self.time_left else {
+            return TimeControl::Unlimited;
         };
-        let b = (left / togo + self.inc * 3 / 4).min(left / 2);
-        Some(
-            b.saturating_sub(Duration::from_millis(30))
-                .max(Duration::from_millis(5)),
-        )
+        let played = self.game.pos().fullmoves().get().saturating_sub(1);
+        TimeControl::Clock {
+            left,
+            inc: self.inc,
+            moves_to_go: if self.mps > 0 {
+                (self.mps - played % self.mps).max(1)
+            } else {
+                0
+            },
+        }
+    }
+
+    fn pace(&self) -> Pace {
+        Pace {
+            clock_hz: self.clock_hz,
+            realtime: self.period,
+        }
+    }
+
+    /// The next line during a search: None when none is waiting (or, at period speed, when
+    /// none came in `wait`); the end of input sets `eof`.
+    fn poll_line(&mut self, wait: Duration) -> Option<String> {
+        let got = if wait > Duration::ZERO {
+            match self.lines.recv_timeout(wait) {
+                Ok(l) => return Some(l),
+                Err(RecvTimeoutError::Timeout) => return None,
+                Err(RecvTimeoutError::Disconnected) => None,
+            }
+        } else {
+            match self.lines.try_recv() {
+                Ok(l) => return Some(l),
+                Err(TryRecvError::Empty) => return None,
+                Err(TryRecvError::Disconnected) => None,
+            }
+        };
+        self.eof = true;
+        got
+    }
+
+    /// A thinking-output line (`post`, analysis): depth, score, centiseconds, nodes, move.
+    fn thinking(&mut self, search: &Search, i: usize, elapsed: Duration) -> std::io::Result<()> {
+        let d = search.depths[i];
+        let score = match super::mate_in(d.score, &search.depths[..=i]) {
+            Some(n) if n > 0 => 100_000 + n,
+            Some(n) => -100_000 + n,
+            None => super::score_cp(d.score),
+        };
+        let cs = elapsed.as_millis() / 10;
+        self.send(&format!(
+            "{} {score} {cs} {} {}",
+            d.depth,
+            search.nodes,
+            d.best.uci()
+        ))
+    }
+
+    /// Analyze mode: search the position to the deepest depth, printing every depth, until a
+    /// line arrives (`.` is answered here; anything else ends the analysis and runs next).
+    fn analyse(&mut self) -> std::io::Result<()> {
+        self.analysed = true;
+        if self.refused.is_some() || self.game.pos().legal_moves().is_empty() {
+            return Ok(());
+        }
+        let pace = Pace {
+            realtime: false,
+            ..self.pace()
+        };
+        let started = Instant::now();
+        let mut search = Search::start(&mut self.game.engine, super::MAX_DEPTH);
+        let mut reported = 0;
+        let mut done = false;
+        loop {
+            if !done {
+                match search.step(&mut self.game.engine, pace.slice()) {
+                    Ok(d) => done = d.is_some(),
+                    Err(e) => return self.send(&format!("tellusererror the firmware failed: {e}")),
+                }
+                while reported < search.depths.len() {
+                    self.thinking(&search, reported, started.elapsed())?;
+                    reported += 1;
+                }
+            }
+            let got = if done {
+                match self.lines.recv() {
+                    Ok(l) => Some(l),
+                    Err(_) => {
+                        self.eof = true;
+                        None
+                    }
+                }
+            } else {
+                self.poll_line(Duration::ZERO)
+            };
+            if let Some(l) = &got {
+                if l.trim() == "." {
+                    let best = search
+                        .depths
+                        .last()
+                        .map(|d| d.best.uci())
+                        .unwrap_or_default();
+                    let cs = started.elapsed().as_millis() / 10;
+                    let depth = search.depths.last().map(|d| d.depth).unwrap_or(0);
+                    let total = self.game.pos().legal_moves().len();
+                    self.send(&format!(
+                        "stat01: {cs} {} {depth} 0 {total} {best}",
+                        search.nodes
+                    ))?;
+                    continue;
+                }
+            }
+            if got.is_some() || self.quit || self.eof {
+                if let Some(l) = got {
+                    self.pending.push_back(l);
+                }
+                if !done {
+                    search.stop(&mut self.game.engine);
+                    if let Err(e) = search.finish(&mut self.game.engine) {
+                        return self.send(&format!("tellusererror the firmware failed: {e}"));
+                    }
+                }
+                return Ok(());
+            }
+        }
     }
 
     fn think(&mut self) -> std::io::Result<()> {
+        if let Some(why) = self.refused.clone() {
+            self.force = true;
+            return self.error(&format!("no position: {why}"), "go");
+        }
         if let Some(end) = self.game.end() {
             self.force = true;
             return self.send(&result_line(end));
         }
-        let level = self
-            .max_depth
-            .unwrap_or(self.level)
-            .clamp(1, super::MAX_DEPTH);
-        let pace = Pace {
-            clock_hz: self.clock_hz,
-            realtime: self.period,
-        };
-        let budget = self.budget().map(|b| pace.stop_early(b));
+        let pace = self.pace();
+        let full = self.game.build() == Build::Full;
+        let rate = self.rate.for_pace(&pace, self.game.build());
+        let tc = self.time_control();
+        let plan = pace::plan(
+            tc,
+            self.max_depth,
+            self.level,
+            Duration::ZERO,
+            &pace,
+            full,
+            rate,
+        );
+        if self.post && tc != TimeControl::Unlimited {
+            self.send(&format!("# time: {}", plan.note))?;
+        }
         let started = Instant::now();
-        let mut search = Search::start(&mut self.game.engine, level);
+        let (mut search, budget, refused) = pace::start_planned(&mut self.game.engine, &plan, rate);
+        if let (Some(e), true) = (refused, self.post) {
+            self.send(&format!(
+                "# the firmware refused the clock ({e}): the host keeps it"
+            ))?;
+        }
         let mut reported = 0;
         let mut abandon = false;
         let elapsed = |s: &Search| {
@@ -359,17 +660,8 @@ impl Xb<'_> {
                 }
             };
             while reported < search.depths.len() {
-                let d = search.depths[reported];
                 if self.post {
-                    let cs = elapsed(&search).as_millis() / 10;
-                    let score = match super::mate_in(d.score, &search.depths[..=reported]) {
-                        Some(n) if n > 0 => 100_000 + n,
-                        Some(n) => -100_000 + n,
-                        None => super::score_cp(d.score),
-                    };
-                    let line =
-                        format!("{} {score} {cs} {} {}", d.depth, search.nodes, d.best.uci());
-                    self.send(&line)?;
+                    self.thinking(&search, reported, elapsed(&search))?;
                 }
                 reported += 1;
             }
@@ -382,26 +674,7 @@ impl Xb<'_> {
                 }
             }
             let wait = search.ahead(&pace);
-            let got = if wait > Duration::ZERO {
-                match self.lines.recv_timeout(wait) {
-                    Ok(l) => Some(l),
-                    Err(RecvTimeoutError::Timeout) => None,
-                    Err(RecvTimeoutError::Disconnected) => {
-                        self.quit = true;
-                        None
-                    }
-                }
-            } else {
-                match self.lines.try_recv() {
-                    Ok(l) => Some(l),
-                    Err(TryRecvError::Empty) => None,
-                    Err(TryRecvError::Disconnected) => {
-                        self.quit = true;
-                        None
-                    }
-                }
-            };
-            if let Some(l) = got {
+            if let Some(l) = self.poll_line(wait) {
                 let word = l.split_whitespace().next().unwrap_or("");
                 match word {
                     "?" => {}
@@ -419,8 +692,12 @@ impl Xb<'_> {
                         continue;
                     }
                     "quit" => self.quit = true,
+                    _ if super::not_utf8(&l) => {
+                        self.pending.push_back(l);
+                        continue;
+                    }
                     "" | "time" | "otim" | "hard" | "easy" | "draw" | "computer" | "name"
-                    | "rating" => {
+                    | "rating" | "." => {
                         self.pending.push_back(l);
                         continue;
                     }
@@ -435,10 +712,14 @@ impl Xb<'_> {
                     search.stop(&mut self.game.engine);
                 }
             }
-            if self.quit && !search.stopping {
+            if (self.quit || self.eof) && !search.stopping {
                 search.stop(&mut self.game.engine);
             }
         };
+        if !pace.realtime {
+            self.rate.observe(result.tstates, started.elapsed());
+        }
+        // `quit` ends the session with no move; the end of input still gets this one.
         if abandon || self.quit {
             return Ok(());
         }
@@ -451,7 +732,8 @@ impl Xb<'_> {
                 let uci = crate::firmware::FwMove::from_move(&m).uci();
                 self.send(&format!("move {uci}"))?;
                 if let Some(t) = self.time_left {
-                    self.time_left = Some(t.saturating_sub(started.elapsed()) + self.inc);
+                    self.time_left =
+                        Some(t.saturating_sub(started.elapsed()).saturating_add(self.inc));
                 }
                 if let Some(end) = self.game.end() {
                     self.force = true;

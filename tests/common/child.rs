@@ -11,7 +11,7 @@ const HANG: Duration = Duration::from_secs(300);
 
 pub struct Engine {
     child: Child,
-    stdin: ChildStdin,
+    stdin: Option<ChildStdin>,
     out: Receiver<String>,
     pub log: Vec<String>,
 }
@@ -19,8 +19,13 @@ pub struct Engine {
 impl Engine {
     /// Start `z80chess COMMAND` (`uci`, `xboard`).
     pub fn start(command: &str) -> Engine {
+        Engine::start_with(&[command])
+    }
+
+    /// Start `z80chess ARGS...` (`uci --build full`).
+    pub fn start_with(args: &[&str]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_z80chess"))
-            .arg(command)
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -39,16 +44,39 @@ impl Engine {
         });
         Engine {
             child,
-            stdin,
+            stdin: Some(stdin),
             out: rx,
             log: Vec::new(),
         }
     }
 
     pub fn send(&mut self, line: &str) {
-        self.log.push(format!("> {line}"));
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
+        self.send_raw(format!("{line}\n").as_bytes());
+    }
+
+    /// Bytes as they are (a line that is not UTF-8).
+    #[allow(dead_code)]
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        self.log
+            .push(format!("> {}", String::from_utf8_lossy(bytes).trim_end()));
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Close stdin (the end of input) and collect every line up to the exit; the exit
+    /// status must be success.
+    #[allow(dead_code)]
+    pub fn close(mut self) -> Vec<String> {
+        self.stdin = None;
+        let mut lines = Vec::new();
+        while let Ok(l) = self.out.recv_timeout(HANG) {
+            self.log.push(format!("< {l}"));
+            lines.push(l);
+        }
+        let status = self.child.wait().unwrap();
+        assert!(status.success(), "exit {status}; {}", self.log.join("\n"));
+        lines
     }
 
     /// The next line from the engine.
