@@ -301,6 +301,7 @@ mod tests {
                 promo: 0,
             },
             score: Score::Byte(score),
+            pv: Vec::new(),
         }
     }
 

@@ -359,7 +359,7 @@ impl Xb<'_> {
                 }
             };
             while reported < search.depths.len() {
-                let d = search.depths[reported];
+                let d = &search.depths[reported];
                 if self.post {
                     let cs = elapsed(&search).as_millis() / 10;
                     let score = match super::mate_in(d.score, &search.depths[..=reported]) {
