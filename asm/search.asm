@@ -663,7 +663,9 @@ BOOK:   LD      HL,BOOKE
 ; CSRCH: 'G' level flags -> 00, then for each completed depth when iterating
 ; (flags bit 0) 'R' depth from to promo score, then
 ; 'E' from to promo score kind NEVAL[4] NXCHG[4] NNODE[4] (full build: then
-; the expected reply, from to promo, 0 0 0 for none: the move to ponder on).
+; the expected reply, from to promo, 0 0 0 for none: the move to ponder on,
+; and the move's line, n then n x (from to promo): pv.asm; each 'R' report
+; of the full build is followed by its depth's line likewise).
 ; The host's "move now" (bit 1 of port PPOLL) stops the search: the move is
 ; then the last completed depth's. kind: 0 searched, 1 book, 2 stopped early,
 ; 3 stopped by an overflow of MLIST or the stack.

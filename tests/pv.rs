@@ -161,3 +161,47 @@ fn the_book_s_line_is_its_move() {
     assert_eq!(s.pv, vec![s.best]);
     assert!(s.best.to_move(&pos).is_some());
 }
+
+mod parse {
+    use proptest::prelude::*;
+    use z80chess::firmware::{parse_depth, parse_search, Build, FwMove};
+
+    /// A full-build 'R' report of depth 3 with a line of `n` moves.
+    fn report(n: u8) -> Vec<u8> {
+        let mut r = vec![b'R', 3, 35, 55, 0, 0x10, 0x01, n];
+        for k in 0..n {
+            r.extend([21 + k, 31 + k, 0]);
+        }
+        r
+    }
+
+    #[test]
+    fn a_report_is_read_only_when_all_of_it_has_come() {
+        let r = report(4);
+        let (d, next) = parse_depth(Build::Full, &r, 0).unwrap();
+        assert_eq!((d.depth, next, d.pv.len()), (3, r.len(), 4));
+        assert_eq!(d.pv[3], FwMove { from: 24, to: 34, promo: 0 });
+        for cut in 0..r.len() {
+            assert!(parse_depth(Build::Full, &r[..cut], 0).is_none(), "{cut} bytes");
+        }
+        // The period builds' report has no line: its move alone.
+        let (d, next) = parse_depth(Build::Article, &r[..6], 0).unwrap();
+        assert_eq!((next, d.pv), (6, vec![d.best]));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(10_000))]
+        /// Whatever bytes come, the search reply's parser answers (an error or a result),
+        /// never panics.
+        #[test]
+        fn parse_search_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..64),
+                                     head in 0usize..3) {
+            let mut r: Vec<u8> = match head { 0 => vec![], 1 => report(2), _ => vec![b'E'] };
+            r.extend(bytes);
+            for build in Build::ALL {
+                let _ = parse_search(build, &r, 0);
+                let _ = parse_depth(build, &r, 0);
+            }
+        }
+    }
+}
