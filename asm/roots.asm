@@ -39,8 +39,16 @@ RSSTG   EQU     RSVARS+40h      ; 32 'R''s new set, kept only if all is well
         ERROR   "RSSTG must not cross a page"
         ENDIF
 
-; CROOT: 'R' n (from to promo)*n -> 00.
-CROOT:  CALL    GETB
+; CROOT: 'R' n (from to promo)*n -> 00. The command's work is cold code: it
+; runs in expansion ROM page 0 (beside the parameter defaults), which is the
+; page selected between commands, so nothing needs restoring.
+CROOT:  LD      A,PAGEOF(CROOTP)
+        OUT     (PPAGE),A
+        JP      CROOTP
+
+        PAGE    0
+        ORG     8200h           ; (params.asm's defaults hold 8000h-8084h)
+CROOTP: CALL    GETB
         LD      (RSN),A
         LD      (RSN0),A
         XOR     A
@@ -92,11 +100,6 @@ CROOT:  CALL    GETB
         LD      (RSON),A
         JP      PUTOK
 
-; RSCLR: no set: every move at the root.   clobbers: A
-RSCLR:  XOR     A
-        LD      (RSON),A
-        RET
-
 ; RSFIND: the move ARG (from to promo) in the list [RSL0, RSL1) that LEGALS
 ; marked: A = 0 and C = its index when it is there and legal, else A = ENOMOVE
 ; or EINCHK (EOVFLW beyond entry 255). (CMOVE's search in perft.asm, which
@@ -143,6 +146,12 @@ RSFIND: LD      HL,(RSL0)
         LD      A,EINCHK
         RET     Z
         XOR     A
+        RET
+        ENDPAGE
+
+; RSCLR: no set: every move at the root.   clobbers: A
+RSCLR:  XOR     A
+        LD      (RSON),A
         RET
 
 ; RSBIT: HL = the byte of bit C in the 32-byte map at HL (page-safe), B = its
@@ -231,7 +240,16 @@ RSBOOK: LD      A,(RSON)
         LD      (RSL1),DE
         POP     HL
         LD      (MLNXT),HL      ; the list goes again: SRCH's starts here
+        IN      A,(PPAGE)       ; RSFIND is in page 0: keep the page
+        PUSH    AF
+        LD      A,PAGEOF(RSFIND)
+        OUT     (PPAGE),A
         CALL    RSFIND
+        POP     DE
+        LD      B,A
+        LD      A,D
+        OUT     (PPAGE),A
+        LD      A,B
         OR      A
         RET     NZ
         JP      RSHAS
