@@ -10,6 +10,7 @@
 //! mated node n plies down the line: the line has exactly n moves and ends in checkmate.
 
 use shakmaty::{Chess, Position};
+use z80chess::firmware::params::ParamFile;
 use z80chess::firmware::{parse_fen, sargon, Build, Engine, FwMove, Score, SearchKind};
 use z80chess::profile::bench::POSITIONS;
 
@@ -204,4 +205,35 @@ mod parse {
             }
         }
     }
+}
+
+/// With the transposition table and aspiration windows on (P_FLAGS bits 0 and 1, off by
+/// default), a node whose value comes from the table has no line below it: lines may be short,
+/// but each is still legal and begins with its move. Over a game of its own (the table lives
+/// from search to search), from two bench positions.
+#[test]
+fn with_the_table_on_every_line_is_still_legal() {
+    let mut shorter = 0;
+    for (name, fen, _) in &POSITIONS[..2] {
+        let mut e = Engine::new(Build::Full).unwrap();
+        let pf = ParamFile::parse("P_FLAGS = 0xFF\n", "(test)").unwrap();
+        e.load_params(&pf).unwrap();
+        let mut pos = parse_fen(fen).unwrap();
+        sargon::load(&mut e, &pos).unwrap();
+        for ply in 0..6 {
+            let r = e.search(3, true).unwrap();
+            for d in &r.depths {
+                let what = format!("{name} ply {ply} depth {}", d.depth);
+                assert_eq!(d.pv.first(), Some(&d.best), "{what}");
+                play(&pos, &d.pv, &what);
+                shorter += (d.pv.len() < d.depth as usize) as usize;
+            }
+            assert_eq!(r.pv.first(), Some(&r.best), "{name} ply {ply}");
+            play(&pos, &r.pv, name);
+            let m = r.best.to_move(&pos).unwrap();
+            e.play(r.best).unwrap();
+            pos.play_unchecked(m);
+        }
+    }
+    println!("{shorter} lines cut short by the table");
 }
