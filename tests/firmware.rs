@@ -119,7 +119,10 @@ fn protocol_constants_match_the_firmware() {
             .collect();
         expected.sort();
         table.sort();
-        assert_eq!(table, expected, "{build}'s CMDTAB against protocol::COMMANDS");
+        assert_eq!(
+            table, expected,
+            "{build}'s CMDTAB against protocol::COMMANDS"
+        );
         // The memory map stays inside the period machine: 16 KiB ROM, 8 KiB RAM.
         assert!(value("ROMEND") as usize <= z80chess::machine::ROM_SIZE);
         assert_eq!(value("RAMTOP"), z80chess::machine::RAM_END);

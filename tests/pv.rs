@@ -20,9 +20,13 @@ fn play(pos: &Chess, pv: &[FwMove], what: &str) -> (Chess, bool) {
     let mut seen = vec![p.board().clone()];
     let mut repeated = false;
     for (i, m) in pv.iter().enumerate() {
-        let mv = m
-            .to_move(&p)
-            .unwrap_or_else(|| panic!("{what}: move {} ({}) of {pv:?} is not legal", i + 1, m.uci()));
+        let mv = m.to_move(&p).unwrap_or_else(|| {
+            panic!(
+                "{what}: move {} ({}) of {pv:?} is not legal",
+                i + 1,
+                m.uci()
+            )
+        });
         p.play_unchecked(mv);
         repeated |= seen.contains(p.board());
         seen.push(p.board().clone());
@@ -40,12 +44,23 @@ fn load(build: Build, fen: &str) -> (Chess, Engine) {
 /// The line of a completed depth `depth` (or of the search's move, `depth` its last depth):
 /// legal, `best` first, and as long as the argument above says.
 fn check_line(pos: &Chess, depth: u8, best: FwMove, score: Score, pv: &[FwMove], what: &str) {
-    assert_eq!(pv.first(), Some(&best), "{what}: the line does not begin with the move");
+    assert_eq!(
+        pv.first(),
+        Some(&best),
+        "{what}: the line does not begin with the move"
+    );
     let (end, repeated) = play(pos, pv, what);
     assert!(pv.len() <= 10, "{what}: {} moves", pv.len());
     if let (Some(true), Some(n)) = (score.mate(), score.mate_plies()) {
-        assert_eq!(pv.len() as i32, n, "{what}: a mate in {n} plies, a line of {pv:?}");
-        assert!(end.is_checkmate(), "{what}: the mate line does not end in mate");
+        assert_eq!(
+            pv.len() as i32,
+            n,
+            "{what}: a mate in {n} plies, a line of {pv:?}"
+        );
+        assert!(
+            end.is_checkmate(),
+            "{what}: the mate line does not end in mate"
+        );
     }
     let ends = end.is_checkmate() || end.is_stalemate() || repeated || end.halfmoves() >= 100;
     assert!(
@@ -66,7 +81,10 @@ fn every_depth_s_line_is_legal_and_begins_with_its_move() {
         for d in &r.depths {
             let what = format!("{name} depth {}", d.depth);
             check_line(&pos, d.depth, d.best, d.score, &d.pv, &what);
-            println!("{what}: {}", d.pv.iter().map(|m| m.uci()).collect::<Vec<_>>().join(" "));
+            println!(
+                "{what}: {}",
+                d.pv.iter().map(|m| m.uci()).collect::<Vec<_>>().join(" ")
+            );
         }
         let last = r.depths.last().unwrap();
         assert_eq!(r.pv, last.pv, "{name}: the move's line is the last depth's");
@@ -103,7 +121,11 @@ const MATES: &[(&str, &str, u8)] = &[
         "5r1k/6pp/7N/8/8/1Q6/8/6K1 w - - 0 30",
         3,
     ),
-    ("doubled rooks", "2r3k1/5ppp/8/8/8/8/3R1PPP/3R2K1 w - - 0 30", 3),
+    (
+        "doubled rooks",
+        "2r3k1/5ppp/8/8/8/8/3R1PPP/3R2K1 w - - 0 30",
+        3,
+    ),
     ("rook roller", "6k1/8/8/8/8/8/R7/1R4K1 w - - 0 40", 3),
     (
         "queen sacrifice",
@@ -121,11 +143,23 @@ fn a_mate_s_line_ends_in_checkmate() {
         let r = e.search(*level, true).unwrap();
         let line: Vec<String> = r.pv.iter().map(|m| m.uci()).collect();
         println!("{name}: {} {:?} {}", r.best.uci(), r.score, line.join(" "));
-        assert_eq!(r.score.mate(), Some(true), "{name}: no mate found ({:?})", r.score);
+        assert_eq!(
+            r.score.mate(),
+            Some(true),
+            "{name}: no mate found ({:?})",
+            r.score
+        );
         longest = longest.max(r.pv.len());
         check_line(&pos, *level, r.best, r.score, &r.pv, name);
         for d in &r.depths {
-            check_line(&pos, d.depth, d.best, d.score, &d.pv, &format!("{name} d{}", d.depth));
+            check_line(
+                &pos,
+                d.depth,
+                d.best,
+                d.score,
+                &d.pv,
+                &format!("{name} d{}", d.depth),
+            );
         }
     }
     assert_eq!(longest, 3, "the mates in three plies");
@@ -181,9 +215,19 @@ mod parse {
         let r = report(4);
         let (d, next) = parse_depth(Build::Full, &r, 0).unwrap();
         assert_eq!((d.depth, next, d.pv.len()), (3, r.len(), 4));
-        assert_eq!(d.pv[3], FwMove { from: 24, to: 34, promo: 0 });
+        assert_eq!(
+            d.pv[3],
+            FwMove {
+                from: 24,
+                to: 34,
+                promo: 0
+            }
+        );
         for cut in 0..r.len() {
-            assert!(parse_depth(Build::Full, &r[..cut], 0).is_none(), "{cut} bytes");
+            assert!(
+                parse_depth(Build::Full, &r[..cut], 0).is_none(),
+                "{cut} bytes"
+            );
         }
         // The period builds' report has no line: its move alone.
         let (d, next) = parse_depth(Build::Article, &r[..6], 0).unwrap();

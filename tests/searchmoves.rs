@@ -54,7 +54,11 @@ fn rng() -> TestRng {
 /// A random non-empty proper subset of `moves` when it has two or more.
 fn subset(rng: &mut TestRng, moves: &[FwMove]) -> Vec<FwMove> {
     loop {
-        let s: Vec<FwMove> = moves.iter().copied().filter(|_| rng.next_u64() % 3 == 0).collect();
+        let s: Vec<FwMove> = moves
+            .iter()
+            .copied()
+            .filter(|_| rng.next_u64().is_multiple_of(3))
+            .collect();
         if !s.is_empty() && (s.len() < moves.len() || moves.len() == 1) {
             return s;
         }
@@ -167,7 +171,11 @@ fn a_new_position_a_move_or_an_empty_set_lifts_the_restriction() {
     // A new game ('N'): the book answers again at move number 1.
     restricted(&mut e);
     e.new_game().unwrap();
-    assert_eq!(e.search(2, false).unwrap().kind, SearchKind::Book, "after 'N'");
+    assert_eq!(
+        e.search(2, false).unwrap().kind,
+        SearchKind::Book,
+        "after 'N'"
+    );
 }
 
 #[test]
@@ -192,10 +200,18 @@ fn a_refused_set_names_the_fault_and_keeps_the_set_before() {
     for b in bad {
         assert!(b.to_move(&pos).is_none());
         match e.restrict_root(&[others[1], b]) {
-            Err(FirmwareError::Rejected { command: 'R', code: 0x01, .. }) => {}
+            Err(FirmwareError::Rejected {
+                command: 'R',
+                code: 0x01,
+                ..
+            }) => {}
             other => panic!("{}: {other:?}", b.uci()),
         }
-        assert_eq!(e.search(2, false).unwrap().best, only, "the set before stands");
+        assert_eq!(
+            e.search(2, false).unwrap().best,
+            only,
+            "the set before stands"
+        );
     }
     // The protocol stays in step: the next commands are answered.
     assert_eq!(e.legal_moves().unwrap().len(), reference_moves(&pos).len());
@@ -213,7 +229,11 @@ fn a_move_that_leaves_the_king_in_check_is_refused_by_name() {
     };
     assert!(pinned.to_move(&pos).is_none());
     match e.restrict_root(&[pinned]) {
-        Err(FirmwareError::Rejected { command: 'R', code: 0x02, .. }) => {}
+        Err(FirmwareError::Rejected {
+            command: 'R',
+            code: 0x02,
+            ..
+        }) => {}
         other => panic!("{other:?}"),
     }
 }
@@ -282,7 +302,11 @@ fn the_period_builds_refuse_by_name_and_answer_on() {
             promo: 0,
         };
         match e.restrict_root(&[e4]) {
-            Err(FirmwareError::NotInBuild { command: 'R', build: b, .. }) => assert_eq!(b, build),
+            Err(FirmwareError::NotInBuild {
+                command: 'R',
+                build: b,
+                ..
+            }) => assert_eq!(b, build),
             other => panic!("{build}: {other:?}"),
         }
         // Still in step: a search of the position answers.

@@ -73,9 +73,13 @@ pub fn line_text(pos: &Chess, pv: &[FwMove]) -> Result<(String, String), String>
     let mut p = pos.clone();
     let (mut uci, mut san) = (Vec::new(), Vec::new());
     for (i, m) in pv.iter().enumerate() {
-        let mv = m
-            .to_move(&p)
-            .ok_or_else(|| format!("move {} of the line, {}, is not legal there", i + 1, m.uci()))?;
+        let mv = m.to_move(&p).ok_or_else(|| {
+            format!(
+                "move {} of the line, {}, is not legal there",
+                i + 1,
+                m.uci()
+            )
+        })?;
         uci.push(m.uci());
         san.push(shakmaty::san::SanPlus::from_move_and_play_unchecked(&mut p, mv).to_string());
     }

@@ -775,7 +775,11 @@ pub fn parse_search(
         .filter(|b| b.len() == 3 && b[0] != 0)
         .map(read_move);
     let best = read_move(&r[i + 1..]);
-    let pv = if build == Build::Full { line } else { vec![best] };
+    let pv = if build == Build::Full {
+        line
+    } else {
+        vec![best]
+    };
     Ok(SearchResult {
         best,
         score,
