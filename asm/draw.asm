@@ -59,10 +59,12 @@ DPLY    EQU     0F500h          ; per ply (8 bytes, ply 0..31): key (4),
         ERROR   "GHLIST runs into DPLY"
         ENDIF
 
-; GHCLR: an empty history, clock 0 (reset, 'N', 'S').   clobbers: A
+; GHCLR: an empty history, clock 0 (reset, 'N', 'S'); a new game or position
+; also lifts the set of root moves (roots.asm).   clobbers: A
 GHCLR:  XOR     A
         LD      (GHN),A
         LD      (GHCLK),A
+        LD      (RSON),A
         RET
 
 ; GHPUSH: append the position about to be left (its key needs EPT as

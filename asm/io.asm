@@ -45,6 +45,9 @@
 ;                       (draw.asm) -> 00
 ;   'T' left[3] togo inc[2]  full build: the time (time.asm) for 'G' flags bit 1
 ;                       -> 00 target[2] hard[2]
+;   'R' n (from to promo)*n  full build: the next searches of this position
+;                       consider only these root moves (roots.asm); n = 0:
+;                       every move; 'N', 'S', 'M', 'U' lift it -> 00
 ;
 ; ERROR CODES
 ENOMOVE EQU     01h             ; the move is not one of the position's moves
@@ -165,6 +168,8 @@ CMDTAB: DB      'I'
         DW      CHALF
         DB      'T'
         DW      CTIME
+        DB      'R'
+        DW      CROOT
         ENDIF
         DB      0
 

@@ -25,6 +25,8 @@
 ;                      C800h-CDFFh luscher.asm (the endgame module, #15)
 ;                      CE00h-CEFFh, D000h-DFFFh, F800h-FBFFh pawnhash.asm
 ;                      E000h-F7FFh craft.asm, draw.asm, time.asm
+;                      FC00h-FE1Fh pv.asm (the principal variation)
+;                      FE40h-FE9Fh roots.asm (the root moves, searchmoves)
 ;   expansion ROM pages: 0 the parameter defaults, 1-2 Lüscher's tables
 ;                      (luscher_tables.asm), 3 the Zobrist keys
 ;

@@ -184,6 +184,7 @@ CMOVE:  CALL    GETB
         CALL    MOVE
         IF      BUILD == B_FULL
         CALL    GHMOVE          ; the halfmove clock (draw.asm)
+        CALL    RSCLR           ; a new position: every root move (roots.asm)
         ENDIF
         CALL    FLIP
         OR      A               ; Black has moved: the next move number
@@ -229,6 +230,7 @@ CUNDO:  LD      HL,(HISTP)
 .set:   LD      (LASTMV),HL
         IF      BUILD == B_FULL
         CALL    GHPOP           ; the game's history (draw.asm)
+        CALL    RSCLR           ; a new position: every root move (roots.asm)
         ENDIF
         JP      PUTOK
 

@@ -130,7 +130,15 @@ SKIND   EQU     VARS+0F7h       ; 1  0 = searched, 1 = book
 ;   out: BESTM = the root entry (0 = none), SCORE+1 = its value
 FNDMOV: LD      A,(MOVENO)
         CP      1
+        IF      BUILD == B_FULL
+        JR      NZ,.srch
+        CALL    BOOK
+        CALL    RSBOOK          ; roots.asm: the book's move, if in the set
+        RET     Z
+.srch:
+        ELSE
         JP      Z,BOOK
+        ENDIF
         LD      HL,0
         LD      (BESTM),HL
         IF      BUILD == B_FULL
@@ -201,6 +209,7 @@ SRCH:   PUSH    IX
         LD      A,(IX+F_PLY)
         CP      2
         CALL    Z,PVCLR         ; time.asm: no reply yet
+        CALL    PVNODE          ; pv.asm: no line yet
         ENDIF
 .go:    LD      A,(ABORT)
         OR      A
@@ -319,12 +328,27 @@ SRCH:   PUSH    IX
         LD      A,(HL)
         OR      A
         JR      Z,.loop
+        IF      BUILD == B_FULL
+        LD      A,(RSON)        ; roots.asm: a root move outside the set
+        OR      A
+        CALL    NZ,RSROOT
+        JR      NZ,.loop
+        ENDIF
         CALL    MKMOVE
         JR      .desc
 .leaf:  CALL    MKMOVE
         LD      A,(COLOR)
         CALL    INCHK
+        IF      BUILD == B_FULL
+        JR      NZ,.ill
+        LD      A,(RSON)        ; roots.asm: a root move outside the set
+        OR      A
+        CALL    NZ,RSROOT
         JR      Z,.legal
+.ill:
+        ELSE
+        JR      Z,.legal
+        ENDIF
         CALL    UNMK
         JR      .loop
 .legal: LD      A,(PLYMAX)      ; at PLYMAX a checking move gets one more ply
@@ -338,6 +362,7 @@ SRCH:   PUSH    IX
         IF      BUILD == B_FULL
         CALL    EXTCAP          ; endgame.asm: a capture two plies further
         JP      C,.desc
+        CALL    PVLEAF          ; pv.asm: no line below this move
         ENDIF
         LD      (IX+F_MATE),1
         IF      BUILD == B_FULL
@@ -457,6 +482,7 @@ SRCH:   PUSH    IX
         CALL    TTMOVE
         CALL    PVNOTE          ; time.asm: the reply to ponder on
         CALL    BRNOTE          ; endgame.asm: the best reply (ply 2)
+        CALL    PVSET           ; pv.asm: this move's line
         POP     DE
         LD      A,(IX+F_PLY)
         DEC     A
@@ -637,7 +663,9 @@ BOOK:   LD      HL,BOOKE
 ; CSRCH: 'G' level flags -> 00, then for each completed depth when iterating
 ; (flags bit 0) 'R' depth from to promo score, then
 ; 'E' from to promo score kind NEVAL[4] NXCHG[4] NNODE[4] (full build: then
-; the expected reply, from to promo, 0 0 0 for none: the move to ponder on).
+; the expected reply, from to promo, 0 0 0 for none: the move to ponder on,
+; and the move's line, n then n x (from to promo): pv.asm; each 'R' report
+; of the full build is followed by its depth's line likewise).
 ; The host's "move now" (bit 1 of port PPOLL) stops the search: the move is
 ; then the last completed depth's. kind: 0 searched, 1 book, 2 stopped early,
 ; 3 stopped by an overflow of MLIST or the stack.
@@ -685,6 +713,7 @@ CSRCH:  CALL    GETB
         INC     (HL)
         CALL    TMSTART         ; time.asm: the clock, when timed
         CALL    PVRST           ; time.asm: no reply to ponder on yet
+        CALL    PVSTART         ; pv.asm: no line yet
         ENDIF
         CALL    PUTOK
         LD      A,(SFLAGS)
@@ -713,9 +742,17 @@ CSRCH:  CALL    GETB
         JR      NZ,.stop
         LD      HL,(BESTM)
         CALL    KEEPBM
+        IF      BUILD == B_FULL
+        LD      HL,(BESTM)      ; a book move ends it (at move number 1 with
+        LD      DE,BOOKE        ; a set of root moves, a search may answer)
+        OR      A
+        SBC     HL,DE
+        JR      NZ,.nb
+        ELSE
         LD      A,(MOVENO)      ; a book move ends it
         DEC     A
         JR      NZ,.nb
+        ENDIF
         LD      A,1
         LD      (SKIND),A
         JR      .fin
@@ -728,6 +765,7 @@ CSRCH:  CALL    GETB
         CALL    PUTB
         CALL    PUTBM
         IF      BUILD == B_FULL
+        CALL    PUTPV           ; pv.asm: its line
         CALL    TMNEXT          ; time.asm: time for another depth?
         JR      C,.fin
         ENDIF
@@ -753,6 +791,9 @@ CSRCH:  CALL    GETB
         OR      A
         JR      NZ,.fin
         CALL    LEGALS
+        IF      BUILD == B_FULL
+        LD      (RSL0),HL       ; roots.asm: the list, for RSOK
+        ENDIF
 .first: LD      A,L
         CP      E
         JR      NZ,.try
@@ -765,7 +806,17 @@ CSRCH:  CALL    GETB
         LD      A,(HL)
         POP     HL
         OR      A
+        IF      BUILD == B_FULL
+        JR      Z,.nx
+        PUSH    DE              ; roots.asm: a move of the set
+        LD      DE,(RSL0)
+        CALL    RSOK
+        POP     DE
+        JR      Z,.got
+.nx:
+        ELSE
         JR      NZ,.got
+        ENDIF
         LD      BC,6
         ADD     HL,BC
         JR      .first
@@ -782,7 +833,8 @@ CSRCH:  CALL    GETB
         INC     HL
         DJNZ    .cnt
         IF      BUILD == B_FULL
-        JP      PUTRP           ; time.asm: the reply to ponder on
+        CALL    PUTRP           ; time.asm: the reply to ponder on
+        JP      PUTPV           ; pv.asm: the move's line
         ELSE
         RET
         ENDIF
@@ -806,6 +858,7 @@ KEEPBM: LD      A,H
         LD      HL,(SCOREW+2)
         LD      (BESTMV+3),HL
         CALL    PVKEEP          ; time.asm: its reply
+        CALL    PVBEST          ; pv.asm: its line
         ELSE
         LD      A,(SCORE+1)
         LD      (BESTMV+3),A
@@ -853,4 +906,6 @@ CMPW:   LD      A,H
 
         IF      BUILD == B_FULL
         INCLUDE "craft.asm"     ; issue #12: the table, aspiration
+        INCLUDE "pv.asm"        ; issue #32: the principal variation
+        INCLUDE "roots.asm"     ; issue #32: the root moves (searchmoves)
         ENDIF

@@ -3,7 +3,7 @@
 use proptest::prelude::*;
 use shakmaty::{Chess, Position};
 use z80chess::firmware::board::{describe, encode};
-use z80chess::firmware::protocol::ERRORS;
+use z80chess::firmware::protocol::{COMMANDS, ERRORS};
 use z80chess::firmware::{parse_fen, reference_moves, rom, Build, Engine, FirmwareError, FwMove};
 use z80chess::machine::RAM_START;
 
@@ -103,6 +103,26 @@ fn protocol_constants_match_the_firmware() {
         assert_eq!(value("PSTAT"), z80chess::machine::PORT_STATUS as u16);
         assert_eq!(value("PEXIT"), z80chess::machine::PORT_EXIT as u16);
         assert_eq!(value("BOARD"), RAM_START);
+        // The command table (CMDTAB: byte, handler word, ..., 0) holds exactly the commands
+        // protocol.rs names for this build, each going to its handler.
+        let rom = build.rom();
+        let mut table = Vec::new();
+        let mut at = value("CMDTAB") as usize;
+        while rom[at] != 0 {
+            table.push((rom[at], u16::from_le_bytes([rom[at + 1], rom[at + 2]])));
+            at += 3;
+        }
+        let mut expected: Vec<(u8, u16)> = COMMANDS
+            .iter()
+            .filter(|c| build == Build::Full || !c.2)
+            .map(|c| (c.0, value(c.1)))
+            .collect();
+        expected.sort();
+        table.sort();
+        assert_eq!(
+            table, expected,
+            "{build}'s CMDTAB against protocol::COMMANDS"
+        );
         // The memory map stays inside the period machine: 16 KiB ROM, 8 KiB RAM.
         assert!(value("ROMEND") as usize <= z80chess::machine::ROM_SIZE);
         assert_eq!(value("RAMTOP"), z80chess::machine::RAM_END);

@@ -66,6 +66,26 @@ pub fn describe_score(score: Score) -> String {
     }
 }
 
+/// A principal variation played out from `pos` by shakmaty: the moves in UCI and in SAN,
+/// or the first move that is not legal where it stands (the host checks the Z80's line,
+/// never makes it).
+pub fn line_text(pos: &Chess, pv: &[FwMove]) -> Result<(String, String), String> {
+    let mut p = pos.clone();
+    let (mut uci, mut san) = (Vec::new(), Vec::new());
+    for (i, m) in pv.iter().enumerate() {
+        let mv = m.to_move(&p).ok_or_else(|| {
+            format!(
+                "move {} of the line, {}, is not legal there",
+                i + 1,
+                m.uci()
+            )
+        })?;
+        uci.push(m.uci());
+        san.push(shakmaty::san::SanPlus::from_move_and_play_unchecked(&mut p, mv).to_string());
+    }
+    Ok((uci.join(" "), san.join(" ")))
+}
+
 pub fn cli(
     fen: Option<&str>,
     moves: Option<&str>,
@@ -94,14 +114,23 @@ pub fn cli(
     let r = engine.search(level, iterate).map_err(|e| e.to_string())?;
     for d in &r.depths {
         println!(
-            "info depth {} best {} score {}",
+            "info depth {} best {} score {} pv {}",
             d.depth,
             d.best.uci(),
-            describe_score(d.score)
+            describe_score(d.score),
+            line_text(&pos, &d.pv)?.0
         );
     }
     let legal = r.best.to_move(&pos).is_some();
     println!("bestmove {}", r.best.uci());
+    let (uci, san) = line_text(&pos, &r.pv)?;
+    let kept = if build == Build::Full {
+        ""
+    } else {
+        " (the period builds keep no line: the move alone)"
+    };
+    println!("pv {uci}{kept}");
+    println!("pv san {san}");
     let score = match r.kind {
         // A book move is played without a search: the score word is whatever was left there.
         SearchKind::Book => "none (a book move: nothing was searched)".to_string(),

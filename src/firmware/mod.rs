@@ -117,6 +117,17 @@ pub enum FirmwareError {
     Protocol { command: char, detail: String },
     #[error("{0}")]
     Position(String),
+    /// A command only the full build serves, asked of a period build (which answered
+    /// "unknown command", as in 1978).
+    #[error("the {build} build has no '{command}' command: {what} is the full build's alone")]
+    NotInBuild {
+        command: char,
+        build: Build,
+        what: &'static str,
+    },
+    /// More root moves than a position can have (the firmware takes at most 255).
+    #[error("{given} root moves given: a position has at most 218 legal moves")]
+    TooManyRootMoves { given: usize },
 }
 
 /// The unit of the full build's clock arithmetic (`asm/time.asm`): 65,536 T-states.
@@ -449,11 +460,15 @@ impl fmt::Display for Score {
 }
 
 /// One completed depth of an iterative search.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DepthReport {
     pub depth: u8,
     pub best: FwMove,
     pub score: Score,
+    /// The principal variation, `best` first: the full build's line from its triangular
+    /// table (`asm/pv.asm`; shorter where a node's value came from the transposition table
+    /// or a draw); the period builds kept none, so theirs is `best` alone.
+    pub pv: Vec<FwMove>,
 }
 
 /// How the firmware chose its move.
@@ -483,6 +498,9 @@ pub struct SearchResult {
     /// The full build's expected reply to `best` (its best answer at ply 2): the move to
     /// ponder on. None from the period builds, at level 1, or when `best` mates or stalemates.
     pub reply: Option<FwMove>,
+    /// The principal variation, `best` first (see [`DepthReport::pv`]): the full build's
+    /// line of the move it plays; `best` alone from the period builds.
+    pub pv: Vec<FwMove>,
 }
 
 /// Where a search started with [`Engine::start_search`] stands.
@@ -527,19 +545,9 @@ impl Engine {
                 let out = self.machine.output();
                 let mut depths = Vec::new();
                 let mut i = 1; // after the status byte
-                let w = Score::width(self.build);
-                while out.get(i) == Some(&b'R') && out.len() >= i + 5 + w {
-                    let b = &out[i..];
-                    depths.push(DepthReport {
-                        depth: b[1],
-                        best: FwMove {
-                            from: b[2],
-                            to: b[3],
-                            promo: b[4],
-                        },
-                        score: Score::read(self.build, &b[5..]),
-                    });
-                    i += 5 + w;
+                while let Some((d, next)) = parse_depth(self.build, out, i) {
+                    depths.push(d);
+                    i = next;
                 }
                 Ok(SearchPoll::Running {
                     depths,
@@ -634,6 +642,45 @@ impl Engine {
             .map(drop)
     }
 
+    /// The full build's root moves (UCI's `go searchmoves`): the next searches of this
+    /// position ([`Engine::search`], [`Engine::start_search`], [`Engine::start_timed_search`])
+    /// consider only `moves` at the root, and the Z80 chooses among them (`asm/roots.asm`).
+    /// Each must be legal in the position, or the firmware refuses the whole set
+    /// ([`FirmwareError::Rejected`], naming the first bad move's fault) and keeps the set it
+    /// had. Repeated moves count once. An empty slice lifts the set; so do a new game, a
+    /// set-up, and a move played or taken back. The period builds have no such command: they
+    /// answer "unknown command", and this returns [`FirmwareError::NotInBuild`].
+    pub fn restrict_root(&mut self, moves: &[FwMove]) -> Result<(), FirmwareError> {
+        if self.build != Build::Full {
+            // The command byte alone: a period firmware answers FFh 'R' and reads on.
+            return match self.command(CMD_ROOTS, &[]) {
+                Err(FirmwareError::Rejected { code: 0xFF, .. }) => Err(FirmwareError::NotInBuild {
+                    command: CMD_ROOTS as char,
+                    build: self.build,
+                    what: "restricting the root moves (searchmoves)",
+                }),
+                Err(e) => Err(e),
+                Ok(r) => Err(FirmwareError::Protocol {
+                    command: CMD_ROOTS as char,
+                    detail: format!("the {} build accepted 'R' alone: {r:02X?}", self.build),
+                }),
+            };
+        }
+        let mut set: Vec<FwMove> = Vec::with_capacity(moves.len());
+        for m in moves {
+            if !set.contains(m) {
+                set.push(*m);
+            }
+        }
+        let n = u8::try_from(set.len())
+            .map_err(|_| FirmwareError::TooManyRootMoves { given: set.len() })?;
+        let mut args = vec![n];
+        for m in &set {
+            args.extend([m.from, m.to, m.promo]);
+        }
+        self.command(CMD_ROOTS, &args).map(drop)
+    }
+
     /// Search the side to move to `level` plies (1..=8); `iterate`: depth 1, 2, ... level,
     /// reporting each.
     pub fn search(&mut self, level: u8, iterate: bool) -> Result<SearchResult, FirmwareError> {
@@ -644,6 +691,42 @@ impl Engine {
     }
 }
 
+/// A move as the protocol sends it: from, to, promotion.
+fn read_move(b: &[u8]) -> FwMove {
+    FwMove {
+        from: b[0],
+        to: b[1],
+        promo: b[2],
+    }
+}
+
+/// A line at `r[at]`: n, then n moves; with the index after it. None if incomplete.
+fn parse_line(r: &[u8], at: usize) -> Option<(Vec<FwMove>, usize)> {
+    let n = *r.get(at)? as usize;
+    let end = at + 1 + 3 * n;
+    let b = r.get(at + 1..end)?;
+    Some((b.chunks(3).map(read_move).collect(), end))
+}
+
+/// One per-depth report `'R' depth from to promo score` at `r[at]` (the full build's
+/// followed by its line), with the index after it; None if there is none, or not all of it.
+pub fn parse_depth(build: Build, r: &[u8], at: usize) -> Option<(DepthReport, usize)> {
+    let w = Score::width(build);
+    let b = r.get(at..at + 5 + w).filter(|b| b[0] == b'R')?;
+    let best = read_move(&b[2..]);
+    let (pv, next) = match build {
+        Build::Full => parse_line(r, at + 5 + w)?,
+        _ => (vec![best], at + 5 + w),
+    };
+    let report = DepthReport {
+        depth: b[1],
+        best,
+        score: Score::read(build, &b[5..]),
+        pv,
+    };
+    Some((report, next))
+}
+
 /// Parse the search command's reply (after its status byte).
 pub fn parse_search(
     build: Build,
@@ -651,62 +734,62 @@ pub fn parse_search(
     tstates: TStates,
 ) -> Result<SearchResult, FirmwareError> {
     let w = Score::width(build);
-    // The full build ends 'E' with the expected reply (the move to ponder on).
+    // The full build ends 'E' with the expected reply (the move to ponder on) and the
+    // move's line (n, then n moves).
     let reply_len = if build == Build::Full { 3 } else { 0 };
     let bad = |detail: String| FirmwareError::Protocol {
         command: 'G',
         detail,
     };
-    let mv = |b: &[u8]| FwMove {
-        from: b[0],
-        to: b[1],
-        promo: b[2],
-    };
     let mut depths = Vec::new();
     let mut i = 0;
-    loop {
-        match r.get(i) {
-            Some(b'R') if r.len() >= i + 5 + w => {
-                depths.push(DepthReport {
-                    depth: r[i + 1],
-                    best: mv(&r[i + 2..]),
-                    score: Score::read(build, &r[i + 5..]),
-                });
-                i += 5 + w;
-            }
-            Some(b'E') if r.len() == i + 17 + w + reply_len => {
-                let e = &r[i + 1..];
-                let score = Score::read(build, &e[3..]);
-                let e = &r[i + w..]; // counters and kind as if the score were one byte
-                let word = |k: usize| u32::from_le_bytes([e[k], e[k + 1], e[k + 2], e[k + 3]]);
-                let kind = match e[4] {
-                    0 => SearchKind::Searched,
-                    1 => SearchKind::Book,
-                    2 => SearchKind::Stopped,
-                    3 => SearchKind::Overflow,
-                    k => return Err(bad(format!("unknown result kind {k}"))),
-                };
-                let reply = Some(&r[i + 17 + w..])
-                    .filter(|b| b.len() == 3 && b[0] != 0)
-                    .map(mv);
-                return Ok(SearchResult {
-                    best: mv(&r[i + 1..]),
-                    score,
-                    kind,
-                    depths,
-                    evaluations: word(5),
-                    xchng_calls: word(9),
-                    nodes: word(13),
-                    tstates,
-                    reply,
-                });
-            }
-            _ => {
-                return Err(bad(format!(
-                    "unexpected bytes at {i}: {:02X?}",
-                    &r[i.min(r.len())..]
-                )))
-            }
-        }
+    while let Some((d, next)) = parse_depth(build, r, i) {
+        depths.push(d);
+        i = next;
     }
+    let pv_at = i + 17 + w + reply_len;
+    let line = match build {
+        Build::Full => parse_line(r, pv_at),
+        _ => Some((Vec::new(), pv_at)),
+    };
+    let line = match (r.get(i), line) {
+        (Some(b'E'), Some((line, end))) if r.len() == end => line,
+        _ => {
+            return Err(bad(format!(
+                "unexpected bytes at {i}: {:02X?}",
+                &r[i.min(r.len())..]
+            )))
+        }
+    };
+    let score = Score::read(build, &r[i + 4..]);
+    let e = &r[i + w..]; // counters and kind as if the score were one byte
+    let word = |k: usize| u32::from_le_bytes([e[k], e[k + 1], e[k + 2], e[k + 3]]);
+    let kind = match e[4] {
+        0 => SearchKind::Searched,
+        1 => SearchKind::Book,
+        2 => SearchKind::Stopped,
+        3 => SearchKind::Overflow,
+        k => return Err(bad(format!("unknown result kind {k}"))),
+    };
+    let reply = Some(&r[i + 17 + w..pv_at])
+        .filter(|b| b.len() == 3 && b[0] != 0)
+        .map(read_move);
+    let best = read_move(&r[i + 1..]);
+    let pv = if build == Build::Full {
+        line
+    } else {
+        vec![best]
+    };
+    Ok(SearchResult {
+        best,
+        score,
+        kind,
+        depths,
+        evaluations: word(5),
+        xchng_calls: word(9),
+        nodes: word(13),
+        tstates,
+        reply,
+        pv,
+    })
 }

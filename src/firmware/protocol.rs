@@ -19,6 +19,35 @@ pub const CMD_HALFMOVE: u8 = b'H';
 /// Full build: the time for the next timed search (`asm/time.asm`).
 pub const CMD_TIME: u8 = b'T';
 pub const CMD_SEARCH: u8 = b'G';
+/// Full build: the root moves the next searches of this position consider
+/// (`searchmoves`, `asm/roots.asm`): n, then n × (from, to, promo); n = 0 lifts the set.
+pub const CMD_ROOTS: u8 = b'R';
+
+/// Every command the firmware serves: (byte, its handler's label in `asm/`, only in the
+/// full build). A test reads each ROM's command table (`CMDTAB` in `asm/io.asm`) and checks
+/// it holds exactly these.
+pub const COMMANDS: &[(u8, &str, bool)] = &[
+    (CMD_IDENT, "CIDENT", false),
+    (CMD_NEW, "CNEW", false),
+    (CMD_SETUP, "CSETUP", false),
+    (CMD_BOARD, "CBOARD", false),
+    (CMD_LIST, "CLIST", false),
+    (CMD_STATUS, "CSTAT", false),
+    (CMD_MOVE, "CMOVE", false),
+    (CMD_UNDO, "CUNDO", false),
+    (CMD_PERFT, "CPERFT", false),
+    (CMD_ATTACK, "CATTK", false),
+    (CMD_XCHNG, "CXCHG", false),
+    (CMD_XARRAY, "CXARR", false),
+    (CMD_MOVENO, "CMOVNO", false),
+    (CMD_SEARCH, "CSRCH", false),
+    (super::eval::CMD_EVAL, "CEVAL", false),
+    (super::params::CMD_PWRITE, "CPARW", true),
+    (super::params::CMD_PREAD, "CPARV", true),
+    (CMD_HALFMOVE, "CHALF", true),
+    (CMD_TIME, "CTIME", true),
+    (CMD_ROOTS, "CROOT", true),
+];
 
 /// (code, symbol in io.asm, meaning)
 pub const ERRORS: &[(u8, &str, &str)] = &[

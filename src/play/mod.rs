@@ -306,6 +306,7 @@ mod tests {
                 promo: 0,
             },
             score: Score::Byte(score),
+            pv: Vec::new(),
         }
     }
 

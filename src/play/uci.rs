@@ -756,7 +756,7 @@ impl Uci<'_> {
                 }
             };
             while reported < search.depths.len() {
-                let d = search.depths[reported];
+                let d = &search.depths[reported];
                 let ms = elapsed(&search).as_millis();
                 let score = uci_score(d.score, &search.depths[..=reported]);
                 let line = format!(

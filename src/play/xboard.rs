@@ -526,7 +526,7 @@ impl Xb<'_> {
 
     /// A thinking-output line (`post`, analysis): depth, score, centiseconds, nodes, move.
     fn thinking(&mut self, search: &Search, i: usize, elapsed: Duration) -> std::io::Result<()> {
-        let d = search.depths[i];
+        let d = &search.depths[i];
         let score = match super::mate_in(d.score, &search.depths[..=i]) {
             Some(n) if n > 0 => 100_000 + n,
             Some(n) => -100_000 + n,
