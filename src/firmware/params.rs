@@ -648,9 +648,11 @@ pub struct ParamFile {
 impl ParamFile {
     /// Read and check a file.
     pub fn load(path: &Path) -> Result<ParamFile, ParamError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ParamError::Read {
-            path: path.to_path_buf(),
-            source,
+        let text = crate::userfile::read_text(path, crate::userfile::MAX_TEXT).map_err(|e| {
+            ParamError::Read {
+                path: path.to_path_buf(),
+                source: e.into_io(),
+            }
         })?;
         ParamFile::parse(&text, &path.display().to_string())
     }
