@@ -165,7 +165,10 @@ fn run(args: &TablebaseArgs) -> Result<(), TablebaseError> {
             Ok(())
         }
         TbCommand::Probe { fen, common } => {
-            let pos = super::store::chess_of(fen)?;
+            // the checks `search` makes (the side not to move in check, the kings, an
+            // impossible check), before any table is built for the position
+            let pos = crate::firmware::parse_fen(fen)
+                .map_err(|e| TablebaseError::Position(e.to_string()))?;
             let mut store = open_store(common);
             let name = material_name(&pos)?;
             store.table(&name)?;
