@@ -279,7 +279,7 @@ fn mutated_lines() -> impl Strategy<Value = String> {
         'x', 'A', '\t', '\u{e9}',
     ];
     let n = real_lines().len();
-    prop::collection::vec((0..n, fuzz_support::edits(CHARS, 3)), 1..8).prop_map(|lines| {
+    prop::collection::vec((0..n, fuzz_support::edits(CHARS, 0, 3)), 1..8).prop_map(|lines| {
         lines
             .iter()
             .map(|(i, e)| fuzz_support::mutate(&real_lines()[*i], e))

@@ -85,13 +85,17 @@ pub fn case<T>(input: &str, f: impl FnOnce() -> T) -> T {
 /// One edit of a text: (where, 0 replace / 1 insert / 2 remove, the character).
 pub type Edit = (usize, u8, char);
 
-/// Up to `max` edits with characters from `chars`.
+/// `min..=max` edits with characters from `chars`.
 pub fn edits(
     chars: &'static [char],
+    min: usize,
     max: usize,
 ) -> impl proptest::strategy::Strategy<Value = Vec<Edit>> {
     use proptest::prelude::*;
-    prop::collection::vec((0usize..200, 0u8..3, prop::sample::select(chars)), 0..=max)
+    prop::collection::vec(
+        (0usize..200, 0u8..3, prop::sample::select(chars)),
+        min..=max,
+    )
 }
 
 /// `text` with `edits` applied (positions wrap around its length).
