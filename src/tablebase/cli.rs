@@ -38,7 +38,9 @@ pub enum TbCommand {
         #[arg(long)]
         verify: bool,
     },
-    /// The verdict of a position, its distance and every move's value, best first.
+    /// The verdict of a position, its distance and every move's value, best first. The
+    /// position must be legal (the checks `search` makes); a table it needs that is not in
+    /// --dir is built there first, said on stderr (with a progress bar on a terminal).
     Probe {
         #[arg(long)]
         fen: String,
