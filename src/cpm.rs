@@ -25,6 +25,10 @@ pub const BDOS: u16 = 0xFE00;
 /// The largest .COM program that fits between TPA and BDOS.
 pub const MAX_PROGRAM: usize = (BDOS - TPA) as usize;
 
+/// The cycle limit of `z80chess cpm` unless `--max-cycles` says otherwise: 10^11 T-states,
+/// about twice what zexall takes (4.6 * 10^10), a few minutes of host time.
+pub const DEFAULT_MAX_CYCLES: u64 = 100_000_000_000;
+
 /// Why a CP/M run did not end normally.
 #[derive(Debug, Error)]
 pub enum CpmError {
@@ -149,12 +153,13 @@ pub fn run(
     }
 }
 
-/// `z80chess cpm PROGRAM.COM [--max-cycles N]`.
-pub fn cli(program: &Path, max_cycles: Option<u64>) -> Result<(), String> {
-    let bytes = std::fs::read(program).map_err(|source| {
+/// `z80chess cpm PROGRAM.COM [--max-cycles N]`: N T-states at most (0: no limit).
+pub fn cli(program: &Path, max_cycles: u64) -> Result<(), String> {
+    let max_cycles = (max_cycles != 0).then_some(max_cycles);
+    let bytes = crate::userfile::read(program, crate::userfile::MAX_FILE).map_err(|e| {
         CpmError::Read {
             path: program.display().to_string(),
-            source,
+            source: e.into_io(),
         }
         .to_string()
     })?;

@@ -14,4 +14,5 @@ pub mod play;
 pub mod profile;
 pub mod reference;
 pub mod tablebase;
+pub mod userfile;
 pub mod z80;

@@ -28,9 +28,10 @@ enum Command {
     Cpm {
         /// The .COM file, loaded at 0x0100.
         program: PathBuf,
-        /// Stop with an error after this many T-states.
-        #[arg(long)]
-        max_cycles: Option<u64>,
+        /// Stop with an error after this many T-states; 0 means no limit. The default, 10^11
+        /// (a few minutes here), is about twice what zexall needs.
+        #[arg(long, default_value_t = z80chess::cpm::DEFAULT_MAX_CYCLES)]
+        max_cycles: u64,
     },
     /// Assemble Z80 source (Zilog syntax) into a binary image.
     Asm {

@@ -54,6 +54,10 @@ pub enum ErrorKind {
     JumpOutOfRange { text: String, offset: i64 },
     #[error("division by zero in '{0}'")]
     DivisionByZero(String),
+    #[error("arithmetic overflow: {what} does not fit in 64 bits ('{text}')")]
+    Overflow { what: String, text: String },
+    #[error("shift count out of range: {what} (shifts take 0..31) ('{text}')")]
+    BadShift { what: String, text: String },
     #[error("expression too deeply nested: '{0}'")]
     TooDeep(String),
     #[error("cannot read '{path}': {reason}")]

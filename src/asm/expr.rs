@@ -4,7 +4,8 @@
 //! `<< >>`; `+ -`; `* / %`; unary `- + ~ !` and `LOW(x)` / `HIGH(x)`; `PAGEOF(label)` is the
 //! expansion page (0..3) of a label defined between `PAGE n` and `ENDPAGE`. Comparisons and the
 //! logical operators give **1 for true and 0 for false** (as in C); `!x` is 1 when x is 0.
-//! Division truncates toward zero; division by zero is an error.
+//! Division truncates toward zero; division by zero is an error, and so is a result outside
+//! the 64-bit range (`10000h*10000h*10000h*10000h`) or a shift by a count outside 0..=31.
 
 use super::error::{ErrorKind, LineError};
 use super::lexer::{Op, Tok, Token};
@@ -89,7 +90,9 @@ impl Expr {
             Expr::Unary(op, e) => {
                 let v = e.eval(env, text)?;
                 match op {
-                    Unary::Neg => v.wrapping_neg(),
+                    Unary::Neg => v
+                        .checked_neg()
+                        .ok_or_else(|| overflow(format!("-({v})"), text))?,
                     Unary::Not => !v,
                     Unary::LogNot => (v == 0) as i64,
                     Unary::Low => v & 0xFF,
@@ -99,23 +102,30 @@ impl Expr {
             Expr::Binary(op, a, b) => {
                 let x = a.eval(env, text)?;
                 let y = b.eval(env, text)?;
-                let shift = |v: i64, by: i64, left: bool| -> i64 {
-                    if !(0..64).contains(&by) {
-                        if left || v >= 0 {
-                            0
-                        } else {
-                            -1
-                        }
-                    } else if left {
-                        v.wrapping_shl(by as u32)
-                    } else {
-                        v >> by
+                let checked = |r: Option<i64>, sym: &str| {
+                    r.ok_or_else(|| overflow(format!("{x} {sym} {y}"), text))
+                };
+                let shift = |left: bool| -> Result<i64, EvalError> {
+                    let sym = if left { "<<" } else { ">>" };
+                    if !(0..=MAX_SHIFT).contains(&y) {
+                        return Err(EvalError::Error(ErrorKind::BadShift {
+                            what: format!("{x} {sym} {y}"),
+                            text: text.to_string(),
+                        }));
                     }
+                    if !left {
+                        return Ok(x >> y);
+                    }
+                    let r = x << y;
+                    if r >> y != x {
+                        return Err(overflow(format!("{x} {sym} {y}"), text));
+                    }
+                    Ok(r)
                 };
                 match op {
-                    Op::Plus => x.wrapping_add(y),
-                    Op::Minus => x.wrapping_sub(y),
-                    Op::Star => x.wrapping_mul(y),
+                    Op::Plus => checked(x.checked_add(y), "+")?,
+                    Op::Minus => checked(x.checked_sub(y), "-")?,
+                    Op::Star => checked(x.checked_mul(y), "*")?,
                     Op::Slash | Op::Percent => {
                         if y == 0 {
                             return Err(EvalError::Error(ErrorKind::DivisionByZero(
@@ -123,16 +133,16 @@ impl Expr {
                             )));
                         }
                         if *op == Op::Slash {
-                            x.wrapping_div(y)
+                            checked(x.checked_div(y), "/")?
                         } else {
-                            x.wrapping_rem(y)
+                            checked(x.checked_rem(y), "%")?
                         }
                     }
                     Op::Amp => x & y,
                     Op::Pipe => x | y,
                     Op::Caret => x ^ y,
-                    Op::Shl => shift(x, y, true),
-                    Op::Shr => shift(x, y, false),
+                    Op::Shl => shift(true)?,
+                    Op::Shr => shift(false)?,
                     Op::Eq => (x == y) as i64,
                     Op::Ne => (x != y) as i64,
                     Op::Lt => (x < y) as i64,
@@ -146,6 +156,17 @@ impl Expr {
             }
         })
     }
+}
+
+/// The largest shift count: values are 64-bit, but a shift past 31 is a mistake in a Z80
+/// source (it would shift every 16-bit value to nothing), so it is refused.
+pub const MAX_SHIFT: i64 = 31;
+
+fn overflow(what: String, text: &str) -> EvalError {
+    EvalError::Error(ErrorKind::Overflow {
+        what,
+        text: text.to_string(),
+    })
 }
 
 /// Parse all of `toks` as one expression; `line` is the source line (for messages).
@@ -455,7 +476,9 @@ mod tests {
             ("0FFh & ~0Fh", 0xF0),
             ("5^3", 6),
             ("-(-(3))", 3),
-            ("1<<64", 0),
+            ("1<<31", 1 << 31),
+            ("-1<<31", -(1 << 31)),
+            ("(-1)>>31", -1),
             ("-8>>1", -4),
             ("(1<2)+(2<1)", 1),
             ("%1010", 10),
@@ -482,6 +505,28 @@ mod tests {
             "%12", "% 101", "%", "1+", "(1", "1)", "()", "1 2", "a+b", "'ab'", ",", "x+(3*)",
         ] {
             assert!(ev(bad).is_err(), "{bad}");
+        }
+        for bad in [
+            "10000h*10000h*10000h*10000h",
+            "7FFFFFFFFFFFFFFFh+1",
+            "-7FFFFFFFFFFFFFFFh-2",
+            "-(-7FFFFFFFFFFFFFFFh-1)",
+            "(-7FFFFFFFFFFFFFFFh-1)/-1",
+            "(-7FFFFFFFFFFFFFFFh-1)%-1",
+            "1FFFFFFFFh<<31",
+        ] {
+            assert!(
+                matches!(ev(bad), Err(EvalError::Error(ErrorKind::Overflow { .. }))),
+                "{bad}: {:?}",
+                ev(bad)
+            );
+        }
+        for bad in ["1<<100", "1<<32", "1>>32", "1<<-1", "1>>-1"] {
+            assert!(
+                matches!(ev(bad), Err(EvalError::Error(ErrorKind::BadShift { .. }))),
+                "{bad}: {:?}",
+                ev(bad)
+            );
         }
         let deep = "(".repeat(500) + "1" + &")".repeat(500);
         assert!(matches!(

@@ -95,15 +95,13 @@ pub trait SourceLoader {
     fn load(&self, path: &Path) -> std::io::Result<Vec<u8>>;
 }
 
-/// Reads files from the file system.
+/// Reads files from the file system: regular files of at most
+/// [`crate::userfile::MAX_FILE`] bytes (a device, FIFO or directory is refused by name).
 pub struct FsLoader;
 
 impl SourceLoader for FsLoader {
     fn load(&self, path: &Path) -> std::io::Result<Vec<u8>> {
-        if path.is_dir() {
-            return Err(std::io::Error::other("is a directory"));
-        }
-        std::fs::read(path)
+        crate::userfile::read(path, crate::userfile::MAX_FILE).map_err(|e| e.into_io())
     }
 }
 

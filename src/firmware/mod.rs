@@ -342,12 +342,8 @@ impl Engine {
 
 /// Parse a FEN into a legal position; errors name the field or the rule broken.
 pub fn parse_fen(fen: &str) -> Result<Chess, FirmwareError> {
-    let parsed: shakmaty::fen::Fen =
-        fen.trim()
-            .parse()
-            .map_err(|e: shakmaty::fen::ParseFenError| {
-                FirmwareError::Position(format!("bad FEN '{fen}': {e}"))
-            })?;
+    let parsed = board::read_fen(fen)
+        .map_err(|e| FirmwareError::Position(format!("bad FEN '{fen}': {e}")))?;
     parsed
         .into_position(shakmaty::CastlingMode::Standard)
         .map_err(|e| FirmwareError::Position(format!("impossible position '{fen}': {e}")))

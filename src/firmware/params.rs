@@ -648,9 +648,11 @@ pub struct ParamFile {
 impl ParamFile {
     /// Read and check a file.
     pub fn load(path: &Path) -> Result<ParamFile, ParamError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ParamError::Read {
-            path: path.to_path_buf(),
-            source,
+        let text = crate::userfile::read_text(path, crate::userfile::MAX_TEXT).map_err(|e| {
+            ParamError::Read {
+                path: path.to_path_buf(),
+                source: e.into_io(),
+            }
         })?;
         ParamFile::parse(&text, &path.display().to_string())
     }
@@ -790,15 +792,21 @@ fn parse_value(s: &str) -> Option<i32> {
         Some(b) => (true, b),
         None => (false, s.strip_prefix('+').unwrap_or(s)),
     };
-    let v = if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
-        i32::from_str_radix(h, 16).ok()?
-    } else {
-        if body.is_empty() || !body.bytes().all(|c| c.is_ascii_digit()) {
-            return None;
-        }
-        body.parse::<i32>().ok()?
+    // digits only after the sign and the prefix: from_str_radix would take a second sign
+    // ("-0x-80000000" negated i32::MIN and overflowed)
+    let (digits, radix) = match body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+        Some(h) => (h, 16),
+        None => (body, 10),
     };
-    Some(if neg { -v } else { v })
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        return None;
+    }
+    let v = i32::from_str_radix(digits, radix).ok()?;
+    if neg {
+        v.checked_neg()
+    } else {
+        Some(v)
+    }
 }
 
 /// A parameter as the Z80 holds it.

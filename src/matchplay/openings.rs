@@ -385,8 +385,7 @@ pub fn read_epd(text: &str) -> Result<Vec<Opening>, (usize, String)> {
         } else {
             fields[..4].join(" ")
         };
-        let setup: Fen = text
-            .parse()
+        let setup: Fen = crate::firmware::board::read_fen(&text)
             .map_err(|e| (n, format!("bad FEN '{text}': {e}")))?;
         let pos: Chess = setup
             .into_position(CastlingMode::Standard)
@@ -433,8 +432,7 @@ impl PgnGame {
     pub fn start(&self) -> Result<Chess, (usize, String)> {
         match self.tag("FEN") {
             Some(f) => {
-                let setup: Fen = f
-                    .parse()
+                let setup: Fen = crate::firmware::board::read_fen(&f)
                     .map_err(|e| (self.line, format!("bad FEN tag '{f}': {e}")))?;
                 setup
                     .into_position(CastlingMode::Standard)

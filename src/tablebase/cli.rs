@@ -38,7 +38,9 @@ pub enum TbCommand {
         #[arg(long)]
         verify: bool,
     },
-    /// The verdict of a position, its distance and every move's value, best first.
+    /// The verdict of a position, its distance and every move's value, best first. The
+    /// position must be legal (the checks `search` makes); a table it needs that is not in
+    /// --dir is built there first, said on stderr (with a progress bar on a terminal).
     Probe {
         #[arg(long)]
         fen: String,
@@ -165,7 +167,10 @@ fn run(args: &TablebaseArgs) -> Result<(), TablebaseError> {
             Ok(())
         }
         TbCommand::Probe { fen, common } => {
-            let pos = super::store::chess_of(fen)?;
+            // the checks `search` makes (the side not to move in check, the kings, an
+            // impossible check), before any table is built for the position
+            let pos = crate::firmware::parse_fen(fen)
+                .map_err(|e| TablebaseError::Position(e.to_string()))?;
             let mut store = open_store(common);
             let name = material_name(&pos)?;
             store.table(&name)?;

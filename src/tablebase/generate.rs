@@ -363,6 +363,25 @@ impl Gen<'_> {
     }
 }
 
+/// A bar for one pass over a table's `n` indices, on stderr when `shown` and stderr is a
+/// terminal (hidden otherwise: logs and pipes get the one line [`Store::table`] prints).
+fn progress_bar(shown: bool, n: usize, name: &str) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if !shown || !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some(n as u64),
+        indicatif::ProgressDrawTarget::stderr(),
+    );
+    if let Ok(style) = indicatif::ProgressStyle::with_template(&format!(
+        "{name}: {{bar:30}} {{percent:>3}}% {{msg}}, {{elapsed}}"
+    )) {
+        bar.set_style(style);
+    }
+    bar
+}
+
 /// Build the table of `l` (its sub-endings must be in `store`).
 pub fn generate(l: &Layout, metric: Metric, store: &Store) -> Result<Vec<u8>, TablebaseError> {
     let n = l.size();
@@ -377,12 +396,16 @@ pub fn generate(l: &Layout, metric: Metric, store: &Store) -> Result<Vec<u8>, Ta
         anomalies: AtomicU64::new(0),
         error: std::sync::Mutex::new(None),
     };
+    let bar = progress_bar(store.verbose, n, &l.name);
+    bar.set_message("every position and its moves");
     par_for(n, |r| {
         let mut buf = Vec::with_capacity(64);
         let mut kids = Vec::with_capacity(64);
+        let len = r.len() as u64;
         for idx in r {
             g.init(idx, &mut buf, &mut kids);
         }
+        bar.inc(len);
     });
     if let Some(e) = g.error.lock().unwrap().take() {
         return Err(e);
@@ -390,9 +413,13 @@ pub fn generate(l: &Layout, metric: Metric, store: &Store) -> Result<Vec<u8>, Ta
     let mut level = 1u8; // the byte of a loss in 0
     while level <= g.max_byte.load(Relaxed) && level < ILLEGAL {
         let d = level - 1;
+        bar.set_position(0);
+        bar.set_message(format!("back from the positions {d} plies from the end"));
         par_for(n, |r| {
             let mut buf = Vec::with_capacity(64);
             let mut preds = Vec::with_capacity(128);
+            let len = r.len() as u64;
+            bar.inc(len);
             for idx in r {
                 if g.val[idx].load(Relaxed) == level {
                     g.propagate(idx, d, &mut buf, &mut preds);
@@ -404,6 +431,7 @@ pub fn generate(l: &Layout, metric: Metric, store: &Store) -> Result<Vec<u8>, Ta
         }
         level += 1;
     }
+    bar.finish_and_clear();
     if g.too_deep.load(Relaxed) {
         return Err(TablebaseError::TooDeep {
             name: l.name.clone(),

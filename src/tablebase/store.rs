@@ -41,7 +41,8 @@ pub struct Store {
     pub dir: PathBuf,
     pub metric: Metric,
     tables: Vec<Arc<Table>>,
-    /// Print a line per table built.
+    /// Say on stderr what table is built and where before building it, show progress while
+    /// building (when stderr is a terminal), and print a line per table built.
     pub verbose: bool,
     /// Every table built by this store, in order.
     pub built: Vec<BuildReport>,
@@ -81,6 +82,15 @@ impl Store {
         }
         if let Some(t) = self.load(&layout)? {
             return Ok(t);
+        }
+        if self.verbose {
+            eprintln!(
+                "building table {} ({}, {} indices) into {}",
+                layout.name,
+                self.metric.suffix(),
+                layout.size(),
+                self.path(&layout.name).display()
+            );
         }
         let t0 = Instant::now();
         let data = generate::generate(&layout, self.metric, self)?;
@@ -132,7 +142,9 @@ impl Store {
         if !path.exists() {
             return Ok(None);
         }
-        let bytes = std::fs::read(&path).map_err(io(&path))?;
+        // a table is its size plus a header line of well under 1 KiB
+        let cap = layout.size() as u64 + 1024;
+        let bytes = crate::userfile::read(&path, cap).map_err(|e| io(&path)(e.into_io()))?;
         let corrupt = |why: String| TablebaseError::Corrupt {
             path: path.clone(),
             name: layout.name.clone(),
@@ -339,10 +351,7 @@ pub fn chess_of(fen: &str) -> Result<Chess, TablebaseError> {
         fen: fen.to_string(),
         why,
     };
-    let parsed: shakmaty::fen::Fen = fen
-        .trim()
-        .parse()
-        .map_err(|e: shakmaty::fen::ParseFenError| bad(e.to_string()))?;
+    let parsed = crate::firmware::board::read_fen(fen).map_err(|e| bad(e.to_string()))?;
     parsed
         .into_position::<Chess>(shakmaty::CastlingMode::Standard)
         .or_else(shakmaty::PositionError::ignore_impossible_check)

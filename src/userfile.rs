@@ -1,0 +1,163 @@
+//! Reading a file the user named: a regular file only (a FIFO, a device such as `/dev/zero`,
+//! a socket or a directory is refused by name, without being opened for reading, so nothing
+//! blocks), and at most a given size (a larger file is refused, not read until memory runs
+//! out). Every file reader of the command line goes through [`read`].
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// The cap on a source, an included or INCBIN'd file, a .COM program or a table: 16 MiB.
+pub const MAX_FILE: u64 = 16 << 20;
+/// The cap on a small text file such as a parameter file: 1 MiB.
+pub const MAX_TEXT: u64 = 1 << 20;
+
+/// Why a file the user named was not read.
+#[derive(Debug, Error)]
+pub enum UserFileError {
+    #[error("cannot read {path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot read {path}: it is a directory")]
+    Directory { path: PathBuf },
+    #[error("cannot read {path}: it is a {kind}, not a regular file")]
+    NotRegular { path: PathBuf, kind: &'static str },
+    #[error("cannot read {path}: it is larger than {cap} bytes (the limit for this file)")]
+    TooLarge { path: PathBuf, cap: u64 },
+}
+
+impl UserFileError {
+    /// The reason alone, without the path (for messages that name the file themselves).
+    pub fn reason(&self) -> String {
+        match self {
+            UserFileError::Io { source, .. } => source.to_string(),
+            UserFileError::Directory { .. } => "it is a directory".into(),
+            UserFileError::NotRegular { kind, .. } => format!("it is a {kind}, not a regular file"),
+            UserFileError::TooLarge { cap, .. } => {
+                format!("it is larger than {cap} bytes (the limit for this file)")
+            }
+        }
+    }
+
+    /// As an `std::io::Error` carrying the reason (for readers whose errors hold one).
+    pub fn into_io(self) -> std::io::Error {
+        match self {
+            UserFileError::Io { source, .. } => source,
+            other => std::io::Error::other(other.reason()),
+        }
+    }
+}
+
+fn kind_of(ft: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_fifo() {
+            return "FIFO (named pipe)";
+        }
+        if ft.is_char_device() {
+            return "character device";
+        }
+        if ft.is_block_device() {
+            return "block device";
+        }
+        if ft.is_socket() {
+            return "socket";
+        }
+    }
+    let _ = ft;
+    "special file"
+}
+
+/// Check that `path` is a regular file of at most `cap` bytes (following symbolic links).
+fn check(path: &Path, meta: &std::fs::Metadata, cap: u64) -> Result<(), UserFileError> {
+    let ft = meta.file_type();
+    if ft.is_dir() {
+        return Err(UserFileError::Directory {
+            path: path.to_path_buf(),
+        });
+    }
+    if !ft.is_file() {
+        return Err(UserFileError::NotRegular {
+            path: path.to_path_buf(),
+            kind: kind_of(&ft),
+        });
+    }
+    if meta.len() > cap {
+        return Err(UserFileError::TooLarge {
+            path: path.to_path_buf(),
+            cap,
+        });
+    }
+    Ok(())
+}
+
+/// Read the regular file `path`, at most `cap` bytes. Its metadata is checked before it is
+/// opened; it is opened without blocking (so a file swapped for a FIFO in between does not
+/// hang) and checked again; the read stops one byte past the cap (a file that grows is refused
+/// too).
+pub fn read(path: &Path, cap: u64) -> Result<Vec<u8>, UserFileError> {
+    let io = |source| UserFileError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    check(path, &std::fs::metadata(path).map_err(io)?, cap)?;
+    let mut opts = std::fs::OpenOptions::new();
+    opts.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = opts.open(path).map_err(io)?;
+    check(path, &file.metadata().map_err(io)?, cap)?;
+    let mut bytes = Vec::new();
+    file.take(cap + 1).read_to_end(&mut bytes).map_err(io)?;
+    if bytes.len() as u64 > cap {
+        return Err(UserFileError::TooLarge {
+            path: path.to_path_buf(),
+            cap,
+        });
+    }
+    Ok(bytes)
+}
+
+/// [`read`] as UTF-8 text.
+pub fn read_text(path: &Path, cap: u64) -> Result<String, UserFileError> {
+    String::from_utf8(read(path, cap)?).map_err(|_| UserFileError::Io {
+        path: path.to_path_buf(),
+        source: std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "stream did not contain valid UTF-8",
+        ),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn devices_directories_and_large_files_are_refused_by_name() {
+        let e = read(Path::new("/dev/zero"), MAX_FILE).unwrap_err();
+        assert!(matches!(e, UserFileError::NotRegular { .. }), "{e}");
+        assert!(e.to_string().contains("/dev/zero"), "{e}");
+        assert!(e.to_string().contains("character device"), "{e}");
+        let e = read(Path::new("/"), MAX_FILE).unwrap_err();
+        assert!(matches!(e, UserFileError::Directory { .. }), "{e}");
+        let dir = std::env::temp_dir().join(format!("z80chess-userfile-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("big");
+        std::fs::write(&f, vec![7u8; 100]).unwrap();
+        assert!(matches!(
+            read(&f, 99).unwrap_err(),
+            UserFileError::TooLarge { cap: 99, .. }
+        ));
+        assert_eq!(read(&f, 100).unwrap().len(), 100);
+        let e = read(&dir.join("missing"), 10).unwrap_err();
+        assert!(e.to_string().contains("missing"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
