@@ -114,10 +114,21 @@ fn check_match(pgn: &str, debug: &str) {
         .collect();
     assert_eq!(results.len(), 4, "four games expected:\n{pgn}");
     for r in &results {
-        assert!(["1-0", "0-1", "1/2-1/2"].contains(r), "game result {r}:\n{pgn}");
+        assert!(
+            ["1-0", "0-1", "1/2-1/2"].contains(r),
+            "game result {r}:\n{pgn}"
+        );
     }
     let lower = pgn.to_ascii_lowercase();
-    for bad in ["illegal", "forfeit", "false", "crash", "xboard exit", "disconnect", "on time"] {
+    for bad in [
+        "illegal",
+        "forfeit",
+        "false",
+        "crash",
+        "xboard exit",
+        "disconnect",
+        "on time",
+    ] {
         assert!(!lower.contains(bad), "a game ended by '{bad}':\n{pgn}");
     }
     let faults: Vec<&str> = debug

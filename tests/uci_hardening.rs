@@ -469,3 +469,104 @@ fn row9_hashfull_and_progress() {
     assert!(!lines.iter().any(|l| l.contains("hashfull")), "{lines:?}");
     e.quit();
 }
+
+/// `go searchmoves` on the full build: the Z80 searches only the moves given (its move is one
+/// of them, however poor), the set lasts for that `go` alone, and the period builds say they
+/// search every move. Positions from the bench and the opening.
+#[test]
+fn searchmoves_is_honoured_by_the_full_build() {
+    let mut e = uci(&["uci", "--build", "full"]);
+    for (setup, set) in [
+        (MIDDLE, vec!["a2a3", "h2h3"]),
+        (MIDDLE, vec!["b5a4"]),
+        ("position startpos moves e2e4 e7e5", vec!["a2a3"]),
+        (
+            "position fen r1bq1rk1/pp2ppbp/2np1np1/8/3NP3/2N1BP2/PPPQ2PP/R3KB1R b KQ - 3 9",
+            vec!["a7a6", "h7h5", "g8h8"],
+        ),
+    ] {
+        e.send(setup);
+        e.send(&format!("go depth 2 searchmoves {}", set.join(" ")));
+        let lines = e.until("bestmove");
+        let b = bestmoves(&lines);
+        assert!(set.contains(&b[0].as_str()), "{set:?}: {lines:?}");
+        assert!(
+            !lines.iter().any(|l| l.contains("searches every root move")),
+            "{lines:?}"
+        );
+        // The same position without searchmoves: the set is gone, the answer is the
+        // unrestricted search's (a fresh engine's).
+        e.send(setup);
+        e.send("go depth 2");
+        let free = bestmoves(&e.until("bestmove"));
+        let mut fresh = uci(&["uci", "--build", "full"]);
+        fresh.send(setup);
+        fresh.send("go depth 2");
+        let want = bestmoves(&fresh.until("bestmove"));
+        fresh.quit();
+        assert_eq!(free, want, "{setup}: the set outlived its go");
+    }
+    e.quit();
+    let mut p = uci(&["uci", "--build", "1978"]);
+    p.send(MIDDLE);
+    p.send("go depth 1 searchmoves a2a3");
+    let lines = p.until("bestmove");
+    assert!(
+        lines.iter().any(|l| l.contains("searches every root move")),
+        "{lines:?}"
+    );
+    p.quit();
+}
+
+/// The full build's `info ... pv` is its whole line, legal from the position (shakmaty), first
+/// move the depth's best; at depth 3 the line has 3 moves. The period builds give the move.
+#[test]
+fn the_full_build_prints_its_principal_variation() {
+    for (build, min_len) in [("full", 3), ("article", 1)] {
+        let mut e = uci(&["uci", "--build", build]);
+        e.send(MIDDLE);
+        e.send("go depth 3");
+        let lines = e.until("bestmove");
+        let pos = pos_of(MIDDLE);
+        let mut longest = 0;
+        for l in lines.iter().filter(|l| l.starts_with("info depth")) {
+            let pv: Vec<&str> = l
+                .split(" pv ")
+                .nth(1)
+                .unwrap_or_else(|| panic!("no pv: {l}"))
+                .split_whitespace()
+                .collect();
+            let mut p = pos.clone();
+            for m in &pv {
+                let mv = m
+                    .parse::<UciMove>()
+                    .ok()
+                    .and_then(|u| u.to_move(&p).ok())
+                    .unwrap_or_else(|| panic!("{m} not legal in the pv of {l}"));
+                p.play_unchecked(mv);
+            }
+            longest = longest.max(pv.len());
+        }
+        let last = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .unwrap();
+        let first = last
+            .split(" pv ")
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .next()
+            .unwrap();
+        assert_eq!(first, bestmoves(&lines)[0], "{lines:?}");
+        assert!(
+            longest >= min_len,
+            "{build}: pv of {longest} moves: {lines:?}"
+        );
+        if build == "article" {
+            assert_eq!(longest, 1, "{lines:?}");
+        }
+        e.quit();
+    }
+}

@@ -222,6 +222,21 @@ pub fn describe_score(score: Score, depths: &[DepthReport]) -> String {
     }
 }
 
+/// A principal variation in UCI notation, as far as it is legal from `pos` (the firmware's
+/// line is replayed with shakmaty; a move that is not legal ends it, so a GUI never gets a
+/// line it cannot play). The full build gives its whole line, the period builds the move alone.
+pub fn pv_text(pos: &shakmaty::Chess, pv: &[crate::firmware::FwMove]) -> String {
+    use shakmaty::Position;
+    let mut p = pos.clone();
+    let mut out: Vec<String> = Vec::with_capacity(pv.len());
+    for m in pv {
+        let Some(mv) = m.to_move(&p) else { break };
+        out.push(m.uci());
+        p.play_unchecked(mv);
+    }
+    out.join(" ")
+}
+
 /// A 32-bit counter of the firmware's (NEVAL: static evaluations, NNODE: moves made by the
 /// search), read from its RAM by the address in the build's symbol file, for the progress
 /// shown while the engine thinks.

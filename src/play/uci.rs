@@ -18,8 +18,10 @@
 //!   `Move Overhead` is taken off the time. `go infinite` searches 8 plies and waits for
 //!   `stop`. `go nodes N` stops at the first look after N nodes; `go mate N` searches 2N-1
 //!   plies (said); `go searchmoves` is checked against the position (an illegal move is
-//!   named) and, until the full build's firmware restricts its root
-//!   ([`restrict_root_moves`]), every root move is searched (said).
+//!   named); the full build's Z80 then searches only those root moves
+//!   ([`restrict_root_moves`]), the period builds every move (said).
+//! - `info ... pv`: the full build's whole principal variation, kept in Z80 (`asm/pv.asm`);
+//!   the period builds give the move alone (the 1978 program kept no line).
 //! - Pondering (option Ponder): `go ponder ...` searches the position after the expected
 //!   reply without a limit; `ponderhit` turns that same search into the real one, with the
 //!   time `go ponder` gave counted from the `ponderhit` (the work done carries over: nothing
@@ -42,7 +44,7 @@
 
 use super::game::Game;
 use super::pace::{self, Pace, Rate, Search, TimeControl};
-use crate::firmware::{parse_fen, Build, SearchKind, SearchResult};
+use crate::firmware::{parse_fen, Build, FwMove, SearchKind, SearchResult};
 use crate::machine::PERIOD_HZ;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Move, Position};
@@ -271,12 +273,20 @@ pub fn parse(line: &str) -> Result<UciCommand, UciError> {
     })
 }
 
-/// Restrict the firmware's root to `moves` (`go searchmoves`). Returns whether the firmware
-/// will search only those moves. The period builds stay byte for byte and search every
-/// move; the full build's root restriction is wired in here once its firmware API has it.
-pub fn restrict_root_moves(game: &mut Game, moves: &[Move]) -> bool {
-    let _ = (game, moves);
-    false
+/// Restrict the firmware's root to `moves` (`go searchmoves`; empty: every move). Returns
+/// whether the firmware searches only those moves: the full build does, in Z80 (`'R'`,
+/// `asm/roots.asm`: the Z80 picks among them); the period builds stay byte for byte and
+/// search every move (`Ok(false)`). The full build is told before every search, so a set
+/// never outlives the `go` that gave it.
+pub fn restrict_root_moves(
+    game: &mut Game,
+    moves: &[Move],
+) -> Result<bool, crate::firmware::FirmwareError> {
+    if game.build() != Build::Full {
+        return Ok(false);
+    }
+    let fw: Vec<FwMove> = moves.iter().map(FwMove::from_move).collect();
+    game.engine.restrict_root(&fw).map(|()| !fw.is_empty())
 }
 
 /// What arrived while the firmware searched.
@@ -677,16 +687,28 @@ impl Uci<'_> {
             };
             return self.no_move(&go, why);
         }
-        if !go.searchmoves.is_empty() {
+        let legal = if go.searchmoves.is_empty() {
+            Vec::new()
+        } else {
             let legal = self.root_moves(&pos, &go.searchmoves)?;
             if legal.is_empty() {
                 self.info("go searchmoves: no legal move given; searching every move")?;
-            } else if !restrict_root_moves(&mut self.game, &legal) {
+            }
+            legal
+        };
+        match restrict_root_moves(&mut self.game, &legal) {
+            Ok(true) => {}
+            Ok(false) if legal.is_empty() => {}
+            Ok(false) => self.info(&format!(
+                "go searchmoves: the {} build searches every root move (its 1978 firmware \
+                 has no root restriction); the move may be another",
+                self.game.build()
+            ))?,
+            Err(e) => {
                 self.info(&format!(
-                    "go searchmoves: the {} build searches every root move (its firmware has \
-                     no root restriction); the move may be another",
-                    self.game.build()
+                    "go searchmoves: the firmware refused the set: {e}"
                 ))?;
+                return self.send("bestmove 0000");
             }
         }
         let mut depth = go.depth;
@@ -764,7 +786,7 @@ impl Uci<'_> {
                     d.depth,
                     search.nodes,
                     hashfull_text(&self.game.engine),
-                    d.best.uci()
+                    super::pv_text(&pos, &d.pv)
                 );
                 self.send(&line)?;
                 reported += 1;
@@ -916,7 +938,7 @@ impl Uci<'_> {
                     depth.max(1),
                     r.nodes,
                     hashfull_text(&self.game.engine),
-                    r.best.uci()
+                    super::pv_text(pos, &r.pv)
                 ))?;
                 self.info(&format!(
                     "{} at level {level}: {} evaluations, {} XCHNG calls, {} T-states = {secs:.1} s at 2 MHz",

@@ -537,7 +537,7 @@ impl Xb<'_> {
             "{} {score} {cs} {} {}",
             d.depth,
             search.nodes,
-            d.best.uci()
+            super::pv_text(self.game.pos(), &d.pv)
         ))
     }
 
