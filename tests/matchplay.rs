@@ -736,3 +736,25 @@ fn only_the_full_build_ponders() {
         &["--ponder"],
     );
 }
+
+/// `--pgn` never writes over a file the user has: the match is refused before any game, with
+/// the reason, and the file keeps what it held.
+#[test]
+fn an_existing_pgn_file_is_never_overwritten() {
+    let p = tmp("keep.pgn");
+    std::fs::write(&p, "KEEP\n").unwrap();
+    let out = run(&[
+        "article",
+        "1978",
+        "--games",
+        "2",
+        "--level",
+        "1",
+        "--pgn",
+        p.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("never overwrites"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&p).unwrap(), "KEEP\n");
+}

@@ -67,7 +67,15 @@ pub enum MatchError {
     BadEngineTimeout(String),
     #[error("the firmware: {0}")]
     Engine(String),
-    #[error("cannot write the PGN file {}: {source}", path.display())]
+    #[error(
+        "cannot write the PGN file {}: {source}{}",
+        path.display(),
+        if source.kind() == std::io::ErrorKind::AlreadyExists {
+            " (match never overwrites a file: give a new name, or move the old one away)"
+        } else {
+            ""
+        }
+    )]
     Pgn {
         path: PathBuf,
         source: std::io::Error,
@@ -375,7 +383,8 @@ pub fn cli(a: &MatchArgs) -> Result<(), String> {
     let mut file = match &a.pgn {
         Some(p) => Some((
             p.clone(),
-            std::fs::File::create(p).map_err(|e| {
+            // Never over a file the user has: its games would be lost.
+            std::fs::File::create_new(p).map_err(|e| {
                 MatchError::Pgn {
                     path: p.clone(),
                     source: e,
