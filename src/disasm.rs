@@ -152,7 +152,8 @@ impl Symbols {
 
     /// Read and parse a symbol file.
     pub fn load(path: &Path) -> Result<Symbols, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = crate::userfile::read_text(path, crate::userfile::MAX_FILE)
+            .map_err(|e| format!("{}: {}", path.display(), e.reason()))?;
         Symbols::parse(&text, &path.display().to_string())
     }
 
@@ -405,7 +406,8 @@ pub fn disassemble_source(image: &[u8], org: u16, symbols: &Symbols) -> String {
 /// `z80chess disasm IMAGE [--org ADDR] [--sym FILE] [--page N]`: print the listing (with a
 /// page: that page of a banked image, at 8000h).
 pub fn cli(image: &Path, org: u16, sym: Option<&Path>, page: Option<u8>) -> Result<(), String> {
-    let bytes = std::fs::read(image).map_err(|e| format!("{}: {e}", image.display()))?;
+    let bytes = crate::userfile::read(image, crate::userfile::MAX_FILE)
+        .map_err(|e| format!("{}: {}", image.display(), e.reason()))?;
     if page.is_none() && bytes.len() > 0x10000 - org as usize {
         return Err(format!(
             "{}: {} bytes at 0x{org:04X} run past 0xFFFF",

@@ -328,3 +328,64 @@ fn cpm_has_a_documented_default_limit_and_0_means_none() {
     assert!(!ok && err.contains("cycle limit of 1000"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Every other file a user names goes through the same checked reader: a FIFO or a device
+/// is refused by name, never read until it blocks or fills memory (disasm's image and symbol
+/// file, the debugger's script, regress's positions, match's openings, tune's games, and
+/// play's `load`/`save`).
+#[test]
+fn every_other_file_reader_refuses_a_device_or_fifo_by_name() {
+    let dir = scratch("readers");
+    mkfifo(&dir.join("pipe"));
+    for file in ["/dev/zero", "pipe"] {
+        for args in [
+            vec!["disasm", file],
+            vec!["debug", "--batch", "-x", file],
+            vec!["regress", file],
+            vec![
+                "match",
+                "article",
+                "1978",
+                "--games",
+                "2",
+                "--level",
+                "1",
+                "--openings",
+                file,
+            ],
+            vec!["tune", file],
+        ] {
+            let (ok, _, err) = run_in(&dir, &args);
+            assert!(!ok, "{args:?}: {err}");
+            assert!(
+                err.contains(file) && err.contains("not a regular file"),
+                "{args:?}: {err}"
+            );
+        }
+        // play: `load` of a FIFO and `save` onto one are refused, and the game goes on.
+        let mut child = Command::new(env!("CARGO_BIN_EXE_z80chess"))
+            .args([
+                "play", "--text", "--turbo", "--color", "white", "--level", "1",
+            ])
+            .current_dir(&dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        writeln!(stdin, "load {file}\nsave {file}\ne2e4\nquit").unwrap();
+        drop(stdin);
+        let start = Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            assert!(start.elapsed() < HANG, "play hung on {file}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let out = child.wait_with_output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.matches("not a regular file").count() >= 2, "{text}");
+        assert!(text.contains("E2-E4"), "the game did not go on: {text}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

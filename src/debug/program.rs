@@ -88,7 +88,7 @@ fn read_lines(root: &Path, path: &str) -> Vec<String> {
     } else {
         root.join(p)
     };
-    match std::fs::read(&full) {
+    match crate::userfile::read(&full, crate::userfile::MAX_FILE) {
         Ok(bytes) => String::from_utf8_lossy(&bytes)
             .lines()
             .map(|l| l.replace('\t', "        ").trim_end().to_string())

@@ -51,8 +51,8 @@ pub fn run(args: &DebugArgs) -> Result<(), String> {
     let mut s = session(args)?;
     print(&s.banner());
     if let Some(path) = &args.script {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let text = crate::userfile::read_text(path, crate::userfile::MAX_FILE)
+            .map_err(|e| e.to_string())?;
         for line in text.lines() {
             let t = line.trim();
             if t.is_empty() || t.starts_with('#') {

@@ -380,9 +380,11 @@ pub fn cli(args: &TuneArgs) -> Result<String, TuneError> {
     let mut games = 0usize;
     let mut last_game = (usize::MAX, 0usize);
     for (file, path) in args.pgn.iter().enumerate() {
-        let text = std::fs::read_to_string(path).map_err(|source| TuneError::Read {
-            path: path.clone(),
-            source,
+        let text = crate::userfile::read_text(path, crate::userfile::MAX_FILE).map_err(|e| {
+            TuneError::Read {
+                path: path.clone(),
+                source: e.into_io(),
+            }
         })?;
         for (pos, result, white, black, line) in positions(path, &text)? {
             if last_game != (file, line) {

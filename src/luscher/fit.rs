@@ -235,9 +235,11 @@ impl Model {
             path: path.to_path_buf(),
             why: why.to_string(),
         };
-        let text = std::fs::read_to_string(path).map_err(|source| LuscherError::Io {
-            path: path.to_path_buf(),
-            source,
+        let text = crate::userfile::read_text(path, crate::userfile::MAX_FILE).map_err(|e| {
+            LuscherError::Io {
+                path: path.to_path_buf(),
+                source: e.into_io(),
+            }
         })?;
         let mut lines = text.lines();
         let head: Vec<&str> = lines

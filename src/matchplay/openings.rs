@@ -325,10 +325,12 @@ fn fen(p: &Chess) -> String {
 /// position a line; FEN's move counters may follow the four EPD fields; operations after them
 /// are ignored except `id "name"`). Blank lines and lines starting with '#' are skipped.
 pub fn load(path: &Path) -> Result<Vec<Opening>, MatchError> {
-    let text = std::fs::read_to_string(path).map_err(|e| MatchError::OpeningsFile {
-        path: path.to_path_buf(),
-        line: None,
-        reason: e.to_string(),
+    let text = crate::userfile::read_text(path, crate::userfile::MAX_FILE).map_err(|e| {
+        MatchError::OpeningsFile {
+            path: path.to_path_buf(),
+            line: None,
+            reason: e.reason(),
+        }
     })?;
     let is_pgn = path
         .extension()

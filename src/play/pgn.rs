@@ -312,10 +312,11 @@ pub fn read(game: &mut Game, text: &str) -> Result<Loaded, String> {
 
 /// Read and check the last game of the PGN file `path`, changing nothing.
 pub fn load_file(path: &Path) -> Result<Checked, PgnError> {
-    let text = std::fs::read_to_string(path).map_err(|source| PgnError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let text =
+        crate::userfile::read_text(path, crate::userfile::MAX_FILE).map_err(|e| PgnError::Io {
+            path: path.to_path_buf(),
+            source: e.into_io(),
+        })?;
     match check(&text) {
         Ok(Some(c)) => Ok(c),
         Ok(None) => Err(PgnError::NoGame {
@@ -346,7 +347,10 @@ pub fn save(path: &Path, pgn: &str) -> Result<Saved, PgnError> {
         path: path.to_path_buf(),
         source,
     };
-    let (text, saved) = match std::fs::read(path) {
+    // (a FIFO or a device named here is refused, never read until it blocks)
+    let (text, saved) = match crate::userfile::read(path, crate::userfile::MAX_FILE)
+        .map_err(crate::userfile::UserFileError::into_io)
+    {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => (pgn.to_string(), Saved::Created),
         Err(e) => return Err(io(e)),
         Ok(bytes) => {

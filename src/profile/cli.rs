@@ -231,7 +231,8 @@ pub fn regress_cli(a: &RegressArgs) -> Result<(), String> {
     };
     let baseline = match &a.compare {
         Some(f) => {
-            let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
+            let text = crate::userfile::read_text(f, crate::userfile::MAX_FILE)
+                .map_err(|e| format!("{}: {}", f.display(), e.reason()))?;
             Some(regress::parse_golden(&text, &f.display().to_string())?)
         }
         None => None,

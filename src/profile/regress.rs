@@ -258,7 +258,8 @@ pub fn parse_cases(text: &str, name: &str) -> Result<Vec<Case>, String> {
 
 /// Read and parse a file of positions.
 pub fn load_cases(path: &std::path::Path) -> Result<Vec<Case>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = crate::userfile::read_text(path, crate::userfile::MAX_FILE)
+        .map_err(|e| format!("{}: {}", path.display(), e.reason()))?;
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().to_string())
