@@ -142,8 +142,12 @@ FNDMOV: LD      A,(MOVENO)
         LD      HL,0
         LD      (BESTM),HL
         IF      BUILD == B_FULL
+        LD      (ROOTMV),HL     ; a new pass over the root: no move yet
         XOR     A               ; no search path at the root's POINTS
+        LD      (ROOTN),A
         LD      (PATHON),A
+        LD      HL,ROOTP
+        INC     (HL)
         LD      HL,SCOREW       ; every ply's best: -32768, below any score
         LD      B,16
 .z:     LD      (HL),0
@@ -216,6 +220,13 @@ SRCH:   PUSH    IX
         JP      NZ,.cut
         LD      A,(IX+F_PLY)
         LD      (NPLY),A
+        IF      BUILD == B_FULL
+        LD      HL,SELDEP       ; the deepest ply of this search
+        CP      (HL)
+        JR      C,.sel
+        LD      (HL),A
+.sel:
+        ENDIF
         XOR     A
         LD      (IX+F_MATE),A
         LD      HL,(LASTMV)
@@ -333,6 +344,9 @@ SRCH:   PUSH    IX
         OR      A
         CALL    NZ,RSROOT
         JR      NZ,.loop
+        LD      A,(IX+F_PLY)    ; the root's move searched now, for the host
+        DEC     A
+        CALL    Z,RTNOTE
         ENDIF
         CALL    MKMOVE
         JR      .desc
@@ -351,7 +365,13 @@ SRCH:   PUSH    IX
         ENDIF
         CALL    UNMK
         JR      .loop
-.legal: LD      A,(PLYMAX)      ; at PLYMAX a checking move gets one more ply
+.legal:
+        IF      BUILD == B_FULL
+        LD      A,(IX+F_PLY)    ; the root's move searched now, for the host
+        DEC     A
+        CALL    Z,RTNOTE
+        ENDIF
+        LD      A,(PLYMAX)      ; at PLYMAX a checking move gets one more ply
         CP      (IX+F_PLY)
         JR      NZ,.stat
         LD      A,(COLOR)
@@ -714,6 +734,9 @@ CSRCH:  CALL    GETB
         CALL    TMSTART         ; time.asm: the clock, when timed
         CALL    PVRST           ; time.asm: no reply to ponder on yet
         CALL    PVSTART         ; pv.asm: no line yet
+        XOR     A               ; no ply entered, no root move yet (RTNOTE)
+        LD      (SELDEP),A
+        LD      (ROOTN),A
         ENDIF
         CALL    PUTOK
         LD      A,(SFLAGS)
@@ -880,6 +903,16 @@ CMOVNO: CALL    GETB
         JP      PUTOK
 
         IF      BUILD == B_FULL
+; RTNOTE: the root's move (the frame's entry, legal, in the set) is searched
+; now: ROOTMV = it, ROOTN + 1. The host reads them between slices (UCI's
+; currmove and currmovenumber); called at ply 1 only.   clobbers: A, HL
+RTNOTE: LD      L,(IX+F_ENTRY)
+        LD      H,(IX+F_ENTRY+1)
+        LD      (ROOTMV),HL
+        LD      HL,ROOTN
+        INC     (HL)
+        RET
+
 ; SCADR: HL = &SCOREW[A] (SCOREW lies in one page).   clobbers: A
 SCADR:  ADD     A,A
         ADD     A,SCOREW & 0FFh

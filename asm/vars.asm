@@ -67,6 +67,14 @@ BESTMV  EQU     FVARS+0Ch       ; 5  the last completed depth's move: from to
 PATHON  EQU     FVARS+11h       ; 1  POINTS runs inside SRCH: LASTMV and the IX
                                 ;    frames hold the search path (knowledge.asm
                                 ;    KDEV2); 0 at the root's and 'Q''s POINTS
+; The search's progress, for the host to read between slices (issue #32: UCI's
+; currmove, currmovenumber and seldepth; src/firmware/mod.rs Engine::progress)
+ROOTMV  EQU     FVARS+12h       ; 2  the root's entry being searched (0 = none yet)
+ROOTN   EQU     FVARS+14h       ; 1  its number among the root's moves searched in
+                                ;    this pass (1 = the first; 0 = none yet)
+ROOTP   EQU     FVARS+15h       ; 1  passes over the root begun (FNDMOV), mod 256
+SELDEP  EQU     FVARS+16h       ; 1  the deepest ply SRCH has entered in this
+                                ;    search (the root is ply 1)
 ; BRKDN: POINTS' last score, term by term, signed words in White's view;
 ; they add up to BK_TOT (VALMW is BK_TOT for Black to move, -BK_TOT for White).
 BRKDN   EQU     FVARS+20h
