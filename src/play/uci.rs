@@ -782,8 +782,9 @@ impl Uci<'_> {
                 let ms = elapsed(&search).as_millis();
                 let score = uci_score(d.score, &search.depths[..=reported]);
                 let line = format!(
-                    "info depth {} score {score} nodes {} time {ms}{} pv {}",
+                    "info depth {}{} score {score} nodes {} time {ms}{} pv {}",
                     d.depth,
+                    seldepth_text(&self.game.engine),
                     search.nodes,
                     hashfull_text(&self.game.engine),
                     super::pv_text(&pos, &d.pv)
@@ -797,9 +798,11 @@ impl Uci<'_> {
                 let ms = elapsed(&search).as_millis();
                 let nps = (search.nodes as u128 * 1000).checked_div(ms).unwrap_or(0);
                 let line = format!(
-                    "info nodes {} nps {nps} time {ms}{}",
+                    "info{} nodes {} nps {nps} time {ms}{}{}",
+                    seldepth_text(&self.game.engine),
                     search.nodes,
-                    hashfull_text(&self.game.engine)
+                    hashfull_text(&self.game.engine),
+                    currmove_text(&self.game.engine, &pos),
                 );
                 self.send(&line)?;
                 last_info = Instant::now();
@@ -934,8 +937,9 @@ impl Uci<'_> {
                 let score = uci_score(r.score, &r.depths);
                 let nps = (r.nodes as u128 * 1000).checked_div(ms).unwrap_or(0);
                 self.send(&format!(
-                    "info depth {} score {score} nodes {} nps {nps} time {ms}{} pv {}",
+                    "info depth {}{} score {score} nodes {} nps {nps} time {ms}{} pv {}",
                     depth.max(1),
+                    seldepth_text(&self.game.engine),
                     r.nodes,
                     hashfull_text(&self.game.engine),
                     super::pv_text(pos, &r.pv)
@@ -974,6 +978,28 @@ fn hashfull_text(engine: &crate::firmware::Engine) -> String {
     pace::hashfull(engine)
         .map(|h| format!(" hashfull {h}"))
         .unwrap_or_default()
+}
+
+/// ` seldepth N`: the deepest ply the search has reached ([`crate::firmware::Engine::progress`]:
+/// exact in the full build, which keeps it in Z80; in the period builds the deepest ply seen
+/// between slices, a lower bound).
+fn seldepth_text(engine: &crate::firmware::Engine) -> String {
+    engine
+        .progress()
+        .seldepth
+        .map(|d| format!(" seldepth {d}"))
+        .unwrap_or_default()
+}
+
+/// ` currmove M currmovenumber N`: the root move being searched now and its number, read
+/// from the Z80's RAM between slices, when it is a legal move here.
+fn currmove_text(engine: &crate::firmware::Engine, pos: &Chess) -> String {
+    match engine.progress().root {
+        Some(r) if r.mv.to_move(pos).is_some() => {
+            format!(" currmove {} currmovenumber {}", r.mv.uci(), r.number)
+        }
+        _ => String::new(),
+    }
 }
 
 /// `cp N` or `mate N` for a firmware score.
