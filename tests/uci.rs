@@ -123,7 +123,10 @@ fn positions_and_go_depth() {
         .iter()
         .filter(|l| l.starts_with("info depth"))
         .collect();
-    assert!(depths[0].starts_with("info depth 1 score cp "), "{lines:?}");
+    assert!(
+        depths[0].starts_with("info depth 1 seldepth ") && depths[0].contains(" score cp "),
+        "{lines:?}"
+    );
     assert!(
         depths.iter().any(|l| l.starts_with("info depth 2 ")),
         "{lines:?}"
