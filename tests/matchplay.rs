@@ -240,23 +240,33 @@ fn a_parameter_file_is_loaded_and_named() {
     check_closing(&out, &pgn, &spec, "full");
 }
 
+/// A UCI engine as a shell script: it answers the handshake, and every `go` with `go_answer`
+/// (or never); the `uci:` spec that runs it.
+fn script_engine(name: &str, go_answer: Option<&str>) -> String {
+    let script = tmp(&format!("{name}.sh"));
+    let go = go_answer
+        .map(|a| format!("         go*) echo '{a}';;\n"))
+        .unwrap_or_default();
+    std::fs::write(
+        &script,
+        format!(
+            "while read line; do\n\
+             case \"$line\" in\n\
+             uci) echo 'id name {name}'; echo uciok;;\n\
+             isready) echo readyok;;\n{go}\
+             quit) exit 0;;\n\
+             esac\n\
+             done\n"
+        ),
+    )
+    .unwrap();
+    format!("uci:/bin/sh {}", script.display())
+}
+
 #[test]
 fn an_illegal_move_loses_and_is_reported() {
     // A UCI engine that answers every `go` with e2e5.
-    let script = tmp("liar.sh");
-    std::fs::write(
-        &script,
-        "while read line; do\n\
-         case \"$line\" in\n\
-         uci) echo 'id name liar'; echo uciok;;\n\
-         isready) echo readyok;;\n\
-         go*) echo 'bestmove e2e5';;\n\
-         quit) exit 0;;\n\
-         esac\n\
-         done\n",
-    )
-    .unwrap();
-    let liar = format!("uci:/bin/sh {}", script.display());
+    let liar = script_engine("liar", Some("bestmove e2e5"));
     let (out, pgn) = play(
         &[
             "article", &liar, "--games", "2", "--level", "1", "--jobs", "2",
@@ -279,19 +289,7 @@ fn an_illegal_move_loses_and_is_reported() {
 /// tagged "abandoned" and named in the report, and the match goes on to its next game.
 #[test]
 fn a_mute_engine_loses_after_the_timeout() {
-    let script = tmp("mute.sh");
-    std::fs::write(
-        &script,
-        "while read line; do\n\
-         case \"$line\" in\n\
-         uci) echo 'id name mute'; echo uciok;;\n\
-         isready) echo readyok;;\n\
-         quit) exit 0;;\n\
-         esac\n\
-         done\n",
-    )
-    .unwrap();
-    let mute = format!("uci:/bin/sh {}", script.display());
+    let mute = script_engine("mute", None);
     let (out, pgn) = play(
         &[
             "article",
