@@ -13,6 +13,7 @@ pub mod matchplay;
 pub mod play;
 pub mod profile;
 pub mod reference;
+pub mod session;
 pub mod tablebase;
 pub mod userfile;
 pub mod z80;

@@ -14,8 +14,8 @@
 use proptest::prelude::*;
 use shakmaty::Chess;
 use z80chess::matchplay::openings::{parse_pgn, read_epd, read_pgn};
-use z80chess::play::game::parse_move;
 use z80chess::play::pgn;
+use z80chess::session::game::parse_move;
 
 fn cases() -> u32 {
     std::env::var("PGN_FUZZ_CASES")

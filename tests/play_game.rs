@@ -5,8 +5,8 @@
 use shakmaty::Chess;
 use std::collections::BTreeSet;
 use z80chess::firmware::{parse_fen, reference_moves, Build, FwMove};
-use z80chess::play::game::{End, Game};
 use z80chess::play::pgn;
+use z80chess::session::game::{End, Game};
 
 fn play(g: &mut Game, moves: &[&str]) {
     for m in moves {
@@ -176,14 +176,14 @@ fn pgn_round_trip() {
 fn the_engine_answers_through_the_game() {
     let mut g = Game::new(Build::Article, 1).unwrap();
     play(&mut g, &["e4"]);
-    let mut s = z80chess::play::pace::Search::start(&mut g.engine, 1);
+    let mut s = z80chess::session::search::Search::start(&mut g.engine, 1);
     let r = s.finish(&mut g.engine).unwrap();
     let m = g.play_result(&r).unwrap();
     assert!(m.is_capture() || m.to().rank() == shakmaty::Rank::Fifth);
     let t = g.plies.last().unwrap().thought.clone().unwrap();
     assert_eq!(t.score_text(), "book");
     play(&mut g, &["Nf3"]);
-    let mut s = z80chess::play::pace::Search::start(&mut g.engine, 2);
+    let mut s = z80chess::session::search::Search::start(&mut g.engine, 2);
     // Move now before anything is done: still a legal move.
     s.stop(&mut g.engine);
     let r = s.finish(&mut g.engine).unwrap();

@@ -7,8 +7,8 @@ use shakmaty::{Color, Position, Square};
 use std::path::Path;
 use std::time::Instant;
 use z80chess::firmware::Build;
-use z80chess::play::pace::Pace;
 use z80chess::play::tui::{render_text, square_background, App, TuiOptions};
+use z80chess::session::clock::Pace;
 
 const W: u16 = 80;
 const H: u16 = 24;
@@ -112,7 +112,7 @@ fn thinking_check_and_ascii() {
         a.step(2_000_000);
     }
     assert!(a.search.is_some(), "still thinking after 4 M T-states");
-    a.search.as_mut().unwrap().wall_start = a.now;
+    a.search.as_mut().unwrap().search.wall_start = a.now;
     let s = frozen(&mut a);
     assert!(s.contains("Thinking at level 3"), "{s}");
     assert!(s.contains(" r "), "ascii pieces: {s}");

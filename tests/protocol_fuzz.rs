@@ -11,8 +11,8 @@
 use proptest::prelude::*;
 use std::sync::mpsc::channel;
 use z80chess::firmware::Build;
-use z80chess::play::game::Game;
 use z80chess::play::{uci, xboard};
+use z80chess::session::game::Game;
 
 /// PROPTEST_CASES, or `default`.
 fn cases(default: u32) -> u32 {

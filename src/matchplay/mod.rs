@@ -400,7 +400,7 @@ pub fn cli(a: &MatchArgs) -> Result<(), String> {
         m.sides[1].name,
         m.games,
         m.tc.describe(),
-        crate::play::pace::mhz(m.clock_hz),
+        crate::session::clock::mhz(m.clock_hz),
         m.openings.len(),
         a.openings
             .as_ref()

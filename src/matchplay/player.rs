@@ -7,8 +7,8 @@ use super::MatchError;
 use crate::firmware::params::ParamFile;
 use crate::firmware::SearchResult;
 use crate::firmware::{Build, SearchKind};
-use crate::play::game::{Game, Ponder, Thought};
-use crate::play::pace::Search;
+use crate::session::game::{Game, Ponder, Thought};
+use crate::session::search::{Budget as DriverBudget, Driver, Search};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move};
@@ -220,7 +220,8 @@ impl FirmwarePlayer {
         params: Option<&ParamFile>,
         clock_hz: u64,
     ) -> Result<FirmwarePlayer, MatchError> {
-        let mut game = Game::new(build, crate::play::DEFAULT_LEVEL).map_err(MatchError::Engine)?;
+        let mut game =
+            Game::new(build, crate::session::DEFAULT_LEVEL).map_err(MatchError::Engine)?;
         if let Some(pf) = params {
             game.engine
                 .load_params(pf)
@@ -282,13 +283,13 @@ impl FirmwarePlayer {
         let mut refused = None;
         let ponder = self.game.start_ponder_with(&r, |engine| match next {
             Budget::Depth(d) => Some(Search::start(engine, d)),
-            Budget::Seconds(_) => Some(Search::start(engine, crate::play::MAX_DEPTH)),
+            Budget::Seconds(_) => Some(Search::start(engine, crate::session::MAX_DEPTH)),
             Budget::Clock { left, to_go } => {
                 let left_t = (left.max(0.0) * hz) as u64;
                 match engine.set_time(left_t, to_go, 0) {
                     Ok(b) => {
-                        limit = Some(b.hard + crate::play::pace::STOP_LATENCY_T);
-                        Some(Search::timed(engine, crate::play::MAX_DEPTH))
+                        limit = Some(b.hard + crate::session::clock::STOP_LATENCY_T);
+                        Some(Search::timed(engine, crate::session::MAX_DEPTH))
                     }
                     Err(e) => {
                         refused = Some(e.to_string());
@@ -324,7 +325,7 @@ impl FirmwarePlayer {
         }
         if p.ponder.running() && p.limit.is_some_and(|l| p.ponder.tstates() >= l) {
             p.ponder.search.stop(engine);
-            p.ponder.result = Some(p.ponder.search.finish(engine)?);
+            p.ponder.result = Some(p.ponder.search.finish(engine).map_err(|e| e.to_string())?);
         }
         Ok(())
     }
@@ -352,7 +353,7 @@ impl FirmwarePlayer {
                 .map_err(|e| e.to_string())?;
         }
         let engine = &mut self.game.engine;
-        let latency = crate::play::pace::STOP_LATENCY_T.max(self.overrun * 3 / 2) as f64
+        let latency = crate::session::clock::STOP_LATENCY_T.max(self.overrun * 3 / 2) as f64
             / self.clock_hz as f64;
         let budget = match budget {
             Budget::Clock { .. } if engine.build != crate::firmware::Build::Full => {
@@ -361,7 +362,9 @@ impl FirmwarePlayer {
             b => b,
         };
         let r = match budget {
-            Budget::Depth(d) => Search::start(engine, d).finish(engine)?,
+            Budget::Depth(d) => Search::start(engine, d)
+                .finish(engine)
+                .map_err(|e| e.to_string())?,
             Budget::Clock { left, to_go } => {
                 // The full build keeps its own time; the host stops it only past the hard
                 // limit it answered (which it never reaches).
@@ -369,15 +372,19 @@ impl FirmwarePlayer {
                 let b = engine
                     .set_time(left_t, to_go, 0)
                     .map_err(|e| e.to_string())?;
-                let search = Search::timed(engine, crate::play::MAX_DEPTH);
-                run_until(search, engine, b.hard + crate::play::pace::STOP_LATENCY_T)?
+                let search = Search::timed(engine, crate::session::MAX_DEPTH);
+                run_until(
+                    search,
+                    engine,
+                    b.hard + crate::session::clock::STOP_LATENCY_T,
+                )?
             }
             Budget::Seconds(s) => {
                 // The budget in T-states, then MOVE-NOW (the firmware answers within about
                 // STOP_LATENCY_T with its last completed depth's move).
                 let stop_at = ((s * self.clock_hz as f64).round() as u64).max(1);
                 let r = run_until(
-                    Search::start(engine, crate::play::MAX_DEPTH),
+                    Search::start(engine, crate::session::MAX_DEPTH),
                     engine,
                     stop_at,
                 )?;
@@ -444,7 +451,7 @@ impl FirmwarePlayer {
                         self.overrun = self.overrun.max(r.tstates.saturating_sub(stop_at));
                         r
                     }
-                    _ => search.finish(engine)?,
+                    _ => search.finish(engine).map_err(|e| e.to_string())?,
                 }
             }
         };
@@ -453,22 +460,19 @@ impl FirmwarePlayer {
 }
 
 /// Run a started search until it answers, saying "move now" once it has run `stop_at`
-/// T-states.
+/// T-states (the session's driver with a T-state budget: exact, the same on every host).
 fn run_until(
-    mut search: Search,
+    search: Search,
     engine: &mut crate::firmware::Engine,
     stop_at: u64,
 ) -> Result<crate::firmware::SearchResult, String> {
-    loop {
-        let left = stop_at.saturating_sub(search.tstates).max(1);
-        if let Some(r) = search.step(engine, left)? {
-            return Ok(r);
-        }
-        if search.tstates >= stop_at {
-            search.stop(engine);
-            return search.finish(engine);
-        }
-    }
+    let pace = crate::session::clock::Pace {
+        clock_hz: crate::machine::PERIOD_HZ,
+        realtime: false,
+    };
+    let mut driver = Driver::new(search, pace).with_slice(u64::MAX / 4);
+    driver.budget = DriverBudget::TStates(stop_at);
+    driver.finish(engine).map_err(|e| e.to_string())
 }
 
 /// How long a UCI engine may take to answer the handshake or `isready`.

@@ -142,10 +142,10 @@ impl TimeControl {
 
     /// `--level L`.
     pub fn level(level: u8) -> Result<TimeControl, MatchError> {
-        if !(1..=crate::play::MAX_DEPTH).contains(&level) {
+        if !(1..=crate::session::MAX_DEPTH).contains(&level) {
             return Err(MatchError::BadTimeControl {
                 text: format!("--level {level}"),
-                reason: format!("choose a depth of 1 to {}", crate::play::MAX_DEPTH),
+                reason: format!("choose a depth of 1 to {}", crate::session::MAX_DEPTH),
             });
         }
         Ok(TimeControl::Level(level))

@@ -3,23 +3,22 @@
 //!
 //! Every move the computer plays is chosen by the firmware's search; the host only checks it
 //! with shakmaty (legality, SAN) and adjudicates the end of the game by the rules (the 1978
-//! program knew mate and stalemate, none of the draws). [`game::Game`] keeps the firmware and
+//! program knew mate and stalemate, none of the draws). [`crate::session::game::Game`] keeps the firmware and
 //! the host's position in step: every move of both sides goes through the firmware's MOVE
 //! command, so its history, en passant, castling and move number (the book answers at move
 //! number 1) evolve as in a real game.
 //!
-//! [`pace::Pace`] runs the emulated Z80 at its period clock in real time (2 MHz by default) or
+//! [`clock::Pace`] runs the emulated Z80 at its period clock in real time (2 MHz by default) or
 //! as fast as the host can (`--turbo`), in T-state slices, so a front-end stays responsive.
 
-pub mod game;
-pub mod pace;
 pub mod pgn;
 pub mod text;
 pub mod tui;
 pub mod uci;
 pub mod xboard;
 
-use crate::firmware::{Build, DepthReport, Engine, Score};
+use crate::firmware::Build;
+use crate::session::{clock, DEFAULT_LEVEL, LEVELS};
 use shakmaty::Color;
 use std::io::IsTerminal;
 use std::sync::mpsc::{channel, Receiver};
@@ -89,7 +88,7 @@ pub fn load_params_arg(
 
 /// Run `z80chess play`.
 pub fn cli(args: &PlayArgs) -> Result<(), String> {
-    let pace = pace::Pace::new(args.clock_hz, args.turbo)?;
+    let pace = clock::Pace::new(args.clock_hz, args.turbo)?;
     if let Some(l) = args.level {
         if !LEVELS.contains(&l) {
             return Err(format!("--level {l}: choose a look ahead of 1 to 6"));
@@ -149,9 +148,9 @@ pub struct ProtocolArgs {
 
 impl ProtocolArgs {
     /// The game these arguments start with.
-    pub fn game(&self) -> Result<game::Game, String> {
+    pub fn game(&self) -> Result<crate::session::game::Game, String> {
         let params = load_params_arg(self.params.as_deref())?;
-        let mut g = game::Game::new(self.build, DEFAULT_LEVEL)?;
+        let mut g = crate::session::game::Game::new(self.build, DEFAULT_LEVEL)?;
         g.set_params(params)?;
         Ok(g)
     }
@@ -173,97 +172,6 @@ pub fn xboard_cli(args: &ProtocolArgs) -> Result<(), String> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     xboard::run_with(game, &lines, &mut out)
-}
-
-/// The levels a player chooses from: the 1978 program's "look ahead" (plies).
-pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=6;
-/// The deepest search the firmware runs (UCI `go depth` is capped here).
-pub const MAX_DEPTH: u8 = 8;
-/// The default level (the 1978 program's default look ahead).
-pub const DEFAULT_LEVEL: u8 = 2;
-
-/// The firmware's score byte (80h offset, 1/8 pawn, the engine's view) in centipawns.
-pub fn score_cp(score: Score) -> i32 {
-    score.centipawns()
-}
-
-/// Mate scores carry no distance in the firmware (FFh: the engine mates; 01h: it is mated).
-/// Convention: the distance, in moves, is estimated from the iterative search's reports: `d` is
-/// the first completed depth that gave the final best move (the last report's) the mate
-/// score, and the mate is in (d + 1) / 2 moves (the mating move is the last ply searched, and
-/// the check extension sees the mate one ply beyond it). All mates score alike in the
-/// firmware, so a deeper search may prefer a longer mate; the estimate follows the move it
-/// chose. Positive when the engine mates, negative when it is mated; `None` for an ordinary
-/// score.
-/// The full build's scores carry the distance in plies: the mate is in (plies + 1) / 2 moves.
-pub fn mate_in(score: Score, depths: &[DepthReport]) -> Option<i32> {
-    let mates = score.mate()?;
-    if let Some(plies) = score.mate_plies() {
-        let n = ((plies + 1) / 2).max(1);
-        return Some(if mates { n } else { -n });
-    }
-    let best = depths.last().map(|r| r.best);
-    let d = depths
-        .iter()
-        .find(|r| r.score == score && Some(r.best) == best)
-        .or(depths.last())
-        .map(|r| r.depth as i32)
-        .unwrap_or(1);
-    let n = ((d + 1) / 2).max(1);
-    Some(if mates { n } else { -n })
-}
-
-/// A score in words, from the engine's view: "+0.75", "mate in 2", "mated in 1".
-pub fn describe_score(score: Score, depths: &[DepthReport]) -> String {
-    match mate_in(score, depths) {
-        Some(n) if n > 0 => format!("mate in {n}"),
-        Some(n) => format!("mated in {}", -n),
-        None => format!("{:+.2}", score_cp(score) as f64 / 100.0),
-    }
-}
-
-/// A principal variation in UCI notation, as far as it is legal from `pos` (the firmware's
-/// line is replayed with shakmaty; a move that is not legal ends it, so a GUI never gets a
-/// line it cannot play). The full build gives its whole line, the period builds the move alone.
-pub fn pv_text(pos: &shakmaty::Chess, pv: &[crate::firmware::FwMove]) -> String {
-    use shakmaty::Position;
-    let mut p = pos.clone();
-    let mut out: Vec<String> = Vec::with_capacity(pv.len());
-    for m in pv {
-        let Some(mv) = m.to_move(&p) else { break };
-        out.push(m.uci());
-        p.play_unchecked(mv);
-    }
-    out.join(" ")
-}
-
-/// A 32-bit counter of the firmware's (NEVAL: static evaluations, NNODE: moves made by the
-/// search), read from its RAM by the address in the build's symbol file, for the progress
-/// shown while the engine thinks.
-pub fn counter(engine: &Engine, name: &str) -> Option<u32> {
-    let addr = symbol(engine, name)? as usize;
-    let m = &engine.machine.bus.mem;
-    if addr + 4 > m.len() {
-        return None;
-    }
-    Some(u32::from_le_bytes([
-        m[addr],
-        m[addr + 1],
-        m[addr + 2],
-        m[addr + 3],
-    ]))
-}
-
-/// The address of a symbol in the build's symbol file.
-pub fn symbol(engine: &Engine, name: &str) -> Option<u16> {
-    engine.build.symbols().lines().find_map(|l| {
-        let (sym, rest) = l.split_once(':')?;
-        if sym.trim() != name {
-            return None;
-        }
-        let hex = rest.trim().strip_prefix("EQU")?.trim().strip_prefix("0x")?;
-        u16::from_str_radix(hex, 16).ok()
-    })
 }
 
 /// Lines of standard input, read on a thread so that a front-end can keep searching while it
@@ -301,65 +209,80 @@ pub fn lines_of<R: std::io::Read + Send + 'static>(input: R) -> Receiver<String>
     rx
 }
 
+/// A protocol front end's line to its client: the lines in, the text out, the lines read
+/// ahead while a search ran (they run after it), and how the session ends.
+pub struct Wire<'a> {
+    pub out: &'a mut dyn std::io::Write,
+    pub lines: &'a Receiver<String>,
+    pub pending: std::collections::VecDeque<String>,
+    /// The client said `quit`.
+    pub quit: bool,
+    /// The input ended: a running search stops with its answer, the lines already read
+    /// still run, then the session ends.
+    pub eof: bool,
+}
+
+impl<'a> Wire<'a> {
+    pub fn new(out: &'a mut dyn std::io::Write, lines: &'a Receiver<String>) -> Wire<'a> {
+        Wire {
+            out,
+            lines,
+            pending: std::collections::VecDeque::new(),
+            quit: false,
+            eof: false,
+        }
+    }
+
+    /// One line to the client, flushed.
+    pub fn send(&mut self, text: &str) -> std::io::Result<()> {
+        writeln!(self.out, "{text}")?;
+        self.out.flush()
+    }
+
+    /// The next command: a line read ahead first, else the next from the input (None at
+    /// `quit` or the end of input).
+    pub fn next(&mut self) -> Option<String> {
+        if self.quit {
+            return None;
+        }
+        match self.pending.pop_front() {
+            Some(l) => Some(l),
+            None if self.eof => None,
+            None => self.lines.recv().ok(),
+        }
+    }
+}
+
+/// What a front end got when it looked at its input during a search.
+pub enum Input {
+    Line(String),
+    /// Nothing came in the time allowed.
+    Quiet,
+    /// The input has ended.
+    Ended,
+}
+
+/// The next line of `lines`: waiting up to `wait` (zero: only a line already there; None:
+/// until one comes or the input ends).
+pub fn next_line(lines: &Receiver<String>, wait: Option<std::time::Duration>) -> Input {
+    use std::sync::mpsc::{RecvTimeoutError, TryRecvError};
+    match wait {
+        None => lines.recv().map_or(Input::Ended, Input::Line),
+        Some(w) if !w.is_zero() => match lines.recv_timeout(w) {
+            Ok(l) => Input::Line(l),
+            Err(RecvTimeoutError::Timeout) => Input::Quiet,
+            Err(RecvTimeoutError::Disconnected) => Input::Ended,
+        },
+        Some(_) => match lines.try_recv() {
+            Ok(l) => Input::Line(l),
+            Err(TryRecvError::Empty) => Input::Quiet,
+            Err(TryRecvError::Disconnected) => Input::Ended,
+        },
+    }
+}
+
 /// Whether a line from [`stdin_lines`] held bytes that are not UTF-8 (they arrive as U+FFFD).
 /// No protocol or prompt of ours has a use for U+FFFD, so such a line is refused whole.
 pub fn not_utf8(line: &str) -> bool {
     line.contains('\u{FFFD}')
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::firmware::FwMove;
-
-    fn rep(depth: u8, score: u8) -> DepthReport {
-        DepthReport {
-            depth,
-            best: FwMove {
-                from: 35,
-                to: 55,
-                promo: 0,
-            },
-            score: Score::Byte(score),
-            pv: Vec::new(),
-        }
-    }
-
-    #[test]
-    fn scores() {
-        assert_eq!(score_cp(Score::Byte(0x80)), 0);
-        assert_eq!(score_cp(Score::Byte(0x86)), 75);
-        assert_eq!(score_cp(Score::Byte(0x78)), -100);
-        assert_eq!(
-            mate_in(
-                Score::Byte(0xFF),
-                &[rep(1, 0x82), rep(2, 0x90), rep(3, 0xFF)]
-            ),
-            Some(2)
-        );
-        assert_eq!(mate_in(Score::Byte(0xFF), &[rep(1, 0xFF)]), Some(1));
-        // A deeper search that prefers another mating move: its own distance.
-        let mut other = rep(3, 0xFF);
-        other.best.to = 56;
-        assert_eq!(
-            mate_in(Score::Byte(0xFF), &[rep(1, 0xFF), rep(2, 0xFF), other]),
-            Some(2)
-        );
-        assert_eq!(
-            mate_in(Score::Byte(0x01), &[rep(1, 0x70), rep(2, 0x01)]),
-            Some(-1)
-        );
-        assert_eq!(mate_in(Score::Byte(0x80), &[]), None);
-        assert_eq!(describe_score(Score::Byte(0x86), &[]), "+0.75");
-        assert_eq!(
-            describe_score(Score::Byte(0xFF), &[rep(3, 0xFF)]),
-            "mate in 2"
-        );
-        // The full build's words carry the distance: 32000 - 3 plies = mate in 2 moves.
-        assert_eq!(mate_in(Score::Word(31997), &[]), Some(2));
-        assert_eq!(mate_in(Score::Word(-31999), &[]), Some(-1));
-        assert_eq!(mate_in(Score::Word(512), &[]), None);
-        assert_eq!(score_cp(Score::Word(-384)), -150);
-        assert_eq!(describe_score(Score::Word(64), &[]), "+0.25");
-    }
 }

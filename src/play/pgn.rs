@@ -1,7 +1,7 @@
 //! Saving and loading games as PGN, with the engine's build and level in the tags.
 
-use super::game::{End, Game};
 use crate::firmware::{parse_fen, Build, SearchKind};
+use crate::session::game::{End, Game};
 use shakmaty::{Chess, Color, Position};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -208,7 +208,7 @@ fn check_game(g: &crate::matchplay::openings::PgnGame) -> Result<Checked, String
         let l: u8 = l
             .parse()
             .ok()
-            .filter(|l| super::LEVELS.contains(l))
+            .filter(|l| crate::session::LEVELS.contains(l))
             .ok_or_else(|| format!("Z80Level '{l}' is not a level 1-6"))?;
         loaded.level = Some(l);
     }
@@ -242,7 +242,7 @@ fn check_game(g: &crate::matchplay::openings::PgnGame) -> Result<Checked, String
         if san.is_empty() {
             continue;
         }
-        let m = super::game::parse_move(&pos, san)
+        let m = crate::session::game::parse_move(&pos, san)
             .map_err(|e| format!("move {} ({san}): {e}", moves.len() + 1))?;
         pos.play_unchecked(m);
         moves.push(m);

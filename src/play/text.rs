@@ -12,10 +12,11 @@
 //! ponder search runs to its end before the next line is read, so a script's transcript does
 //! not depend on how fast the lines arrive.
 
-use super::game::{move_prefix, End, Game, Ply, Ponder};
-use super::pace::{Pace, Search};
 use super::pgn;
 use crate::firmware::{parse_fen, Build, SearchKind};
+use crate::session::clock::Pace;
+use crate::session::game::{move_prefix, End, Game, Ply, Ponder};
+use crate::session::search::{Driver, Heard, Listener, Outcome, Search};
 use shakmaty::{Chess, Color, Position};
 use std::io::Write;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
@@ -86,7 +87,10 @@ pub fn run(
     out: &mut dyn Write,
     interactive: bool,
 ) -> Result<(), String> {
-    let mut game = Game::new(opts.build, opts.level.unwrap_or(super::DEFAULT_LEVEL))?;
+    let mut game = Game::new(
+        opts.build,
+        opts.level.unwrap_or(crate::session::DEFAULT_LEVEL),
+    )?;
     game.set_params(opts.params.clone())?;
     let mut s = Session {
         level: opts.level,
@@ -220,7 +224,7 @@ impl Session<'_> {
                     return Ok(false);
                 };
                 match a.trim().parse::<u8>() {
-                    Ok(l) if super::LEVELS.contains(&l) => break l,
+                    Ok(l) if crate::session::LEVELS.contains(&l) => break l,
                     _ => self.say("PLEASE TYPE A NUMBER FROM 1 TO 6")?,
                 }
             },
@@ -388,7 +392,7 @@ impl Session<'_> {
                 ))?;
             }
             "LEVEL" => match rest.parse::<u8>() {
-                Ok(l) if super::LEVELS.contains(&l) => {
+                Ok(l) if crate::session::LEVELS.contains(&l) => {
                     self.game.level = l;
                     self.level = Some(l);
                     self.say(&format!("LOOK AHEAD {l}"))?;
@@ -505,13 +509,13 @@ impl Session<'_> {
     /// The computer's move: a paced search, checked and played.
     fn think(&mut self) -> Result<Flow, Box<dyn std::error::Error>> {
         let pace = self.opts.pace;
-        let (mut search, done, pondered) = match self.hit.take() {
+        let (driver, done, pondered) = match self.hit.take() {
             Some(p) => {
                 let t = p.tstates();
-                (p.search, p.result, t)
+                (Driver::new(p.search, pace), p.result, t)
             }
             None => (
-                Search::start(&mut self.game.engine, self.game.level),
+                Driver::depth(&mut self.game.engine, self.game.level, pace),
                 None,
                 0,
             ),
@@ -519,41 +523,22 @@ impl Session<'_> {
         if self.interactive && pace.realtime && done.is_none() {
             self.say("I AM THINKING (PRESS ENTER TO MAKE ME MOVE NOW)")?;
         }
-        let mut quit = false;
-        let result = if let Some(r) = done {
-            r
-        } else {
-            loop {
-                if let Some(r) = search.step(&mut self.game.engine, pace.slice())? {
-                    break r;
-                }
-                let wait = search.ahead(&pace);
-                if self.interactive {
-                    match self.lines.recv_timeout(wait) {
-                        Ok(l) if super::not_utf8(&l) => {
-                            self.prompt.clear();
-                            self.refuse_not_utf8(&l)?;
-                        }
-                        Ok(l) => {
-                            if matches!(l.trim().to_ascii_uppercase().as_str(), "QUIT" | "EXIT") {
-                                quit = true;
-                            }
-                            if !search.stopping {
-                                search.stop(&mut self.game.engine);
-                            }
-                        }
-                        Err(RecvTimeoutError::Timeout) => {}
-                        Err(RecvTimeoutError::Disconnected) => {
-                            if wait > Duration::ZERO {
-                                std::thread::sleep(wait);
-                            }
-                        }
-                    }
-                } else if wait > Duration::ZERO {
-                    std::thread::sleep(wait);
-                }
-            }
+        let mut ears = Ears {
+            out: &mut *self.out,
+            lines: self.lines,
+            prompt: &mut self.prompt,
+            interactive: self.interactive,
+            quit: false,
         };
+        let result = match done {
+            Some(r) => r,
+            None => match driver.run(&mut self.game.engine, &mut ears)? {
+                Outcome::Move { result, .. } => result,
+                // (the text mode never abandons a search)
+                Outcome::Abandoned => return Ok(Flow::Continue),
+            },
+        };
+        let quit = ears.quit;
         let before = self.game.pos().clone();
         self.game.play_result(&result)?;
         let ply = self.game.plies.last().expect("played").clone();
@@ -703,4 +688,50 @@ pub fn board_text(pos: &Chess, flipped: bool) -> String {
         }
     ));
     s
+}
+/// The text mode's side of a search: any line makes the Z80 move now (`QUIT` also leaves);
+/// a line that is not text is refused by name. Not interactive: the search only keeps pace.
+struct Ears<'a> {
+    out: &'a mut dyn Write,
+    lines: &'a Receiver<String>,
+    prompt: &'a mut String,
+    interactive: bool,
+    quit: bool,
+}
+
+impl Listener for Ears<'_> {
+    fn listen(&mut self, _: &Search, wait: Option<Duration>) -> std::io::Result<Heard> {
+        let wait = wait.unwrap_or(Duration::ZERO);
+        if !self.interactive {
+            if wait > Duration::ZERO {
+                std::thread::sleep(wait);
+            }
+            return Ok(Heard::Nothing);
+        }
+        match self.lines.recv_timeout(wait) {
+            Ok(l) if super::not_utf8(&l) => {
+                self.prompt.clear();
+                writeln!(
+                    self.out,
+                    "NOT UTF-8 TEXT, IGNORED: '{}' (\u{FFFD} MARKS THE BYTES THAT ARE NOT TEXT)",
+                    l.trim_end()
+                )?;
+                self.out.flush()?;
+                Ok(Heard::Nothing)
+            }
+            Ok(l) => {
+                if matches!(l.trim().to_ascii_uppercase().as_str(), "QUIT" | "EXIT") {
+                    self.quit = true;
+                }
+                Ok(Heard::MoveNow)
+            }
+            Err(RecvTimeoutError::Timeout) => Ok(Heard::Nothing),
+            Err(RecvTimeoutError::Disconnected) => {
+                if wait > Duration::ZERO {
+                    std::thread::sleep(wait);
+                }
+                Ok(Heard::Nothing)
+            }
+        }
+    }
 }

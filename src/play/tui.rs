@@ -7,10 +7,11 @@
 //! ([`render_text`]). The terminal is restored on exit, on an error, on a panic (ratatui's
 //! hook) and on Ctrl-C (a key like any other in raw mode).
 
-use super::game::{move_prefix, Game, Ponder, Thought};
-use super::pace::{clock, Pace, Search};
 use super::pgn;
 use crate::firmware::{parse_fen, Build, SearchKind, SearchResult};
+use crate::session::clock::{clock, Pace};
+use crate::session::game::{move_prefix, Game, Ponder, Thought};
+use crate::session::search::Driver;
 use ratatui::backend::TestBackend;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color as Tc, Modifier, Style};
@@ -48,7 +49,7 @@ pub struct App {
     /// The message line, and whether it is an error.
     pub message: (String, bool),
     pub help: bool,
-    pub search: Option<Search>,
+    pub search: Option<Driver>,
     /// Wall time used by White and Black, up to `turn_start`.
     pub used: [Duration; 2],
     /// The Z80's emulated thinking time, over the game.
@@ -192,16 +193,24 @@ impl App {
             && self.game.end().is_none()
             && self.game.pos().turn() == self.engine_colour()
         {
-            self.search = Some(Search::start(&mut self.game.engine, self.game.level));
+            self.search = Some(Driver::depth(
+                &mut self.game.engine,
+                self.game.level,
+                self.pace,
+            ));
         }
     }
 
     /// Run the search for one slice; plays the move when it is done.
     pub fn step(&mut self, budget: u64) {
-        let Some(search) = self.search.as_mut() else {
+        let Some(driver) = self.search.as_mut() else {
             return;
         };
-        match search.step(&mut self.game.engine, budget) {
+        driver.set_slice(budget);
+        match driver
+            .tick(&mut self.game.engine)
+            .map(|_| driver.take_result())
+        {
             Err(e) => {
                 self.search = None;
                 self.stalled = true;
@@ -303,8 +312,8 @@ impl App {
     /// Ask the Z80 to move now.
     pub fn move_now(&mut self) {
         if let Some(s) = self.search.as_mut() {
-            if !s.stopping {
-                s.stop(&mut self.game.engine);
+            if !s.search.stopping {
+                s.move_now(&mut self.game.engine);
                 self.say("Move now!");
             }
         }
@@ -314,9 +323,9 @@ impl App {
     fn abandon(&mut self) {
         self.stop_ponder();
         self.pondered = 0;
-        if let Some(mut s) = self.search.take() {
-            s.stop(&mut self.game.engine);
-            let _ = s.finish(&mut self.game.engine);
+        if let Some(s) = self.search.take() {
+            // (its answer is thrown away; a firmware failure shows at the next command)
+            let _ = s.abandon(&mut self.game.engine);
         }
     }
 
@@ -535,7 +544,7 @@ impl App {
                 self.pondered = p.tstates();
                 match p.result {
                     Some(r) => self.engine_moves(r),
-                    None => self.search = Some(p.search),
+                    None => self.search = Some(Driver::new(p.search, self.pace)),
                 }
             }
             Ok(m) => {
@@ -752,7 +761,10 @@ fn draw_clocks(f: &mut Frame, app: &App, area: Rect) {
             let running = app
                 .search
                 .as_ref()
-                .map(|s| app.pace.emulated(s.tstates.saturating_sub(app.pondered)))
+                .map(|s| {
+                    app.pace
+                        .emulated(s.search.tstates.saturating_sub(app.pondered))
+                })
                 .unwrap_or_default();
             clock(app.z80_time + running)
         } else {
@@ -849,7 +861,7 @@ fn thought_lines(t: &Thought, san: &str, prefix: &str, pace: &Pace) -> Vec<Strin
 
 fn draw_engine(f: &mut Frame, app: &App, area: Rect) {
     let mut lines: Vec<String> = Vec::new();
-    if let Some(s) = &app.search {
+    if let Some(s) = app.search.as_ref().map(|d| &d.search) {
         let pos = app.game.pos();
         lines.push(format!(
             "Thinking at level {}{}",
@@ -866,7 +878,7 @@ fn draw_engine(f: &mut Frame, app: &App, area: Rect) {
                 lines.push(format!(
                     "depth {} done: best {san}, score {}",
                     d.depth,
-                    super::describe_score(d.score, &s.depths)
+                    crate::session::describe_score(d.score, &s.depths)
                 ));
             }
             None => lines.push("depth 1 not done yet".into()),
@@ -993,7 +1005,7 @@ pub fn run(opts: &TuiOptions) -> Result<(), String> {
             Some(_) => {
                 app.step(app.pace.slice());
                 match &app.search {
-                    Some(s) => s.ahead(&app.pace).min(Duration::from_millis(50)),
+                    Some(s) => s.wait().min(Duration::from_millis(50)),
                     None => {
                         last_draw = None;
                         Duration::ZERO

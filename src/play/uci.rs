@@ -9,7 +9,7 @@
 //!   extends the previous one only plays the new moves. `position fen ...` loads the FEN by the
 //!   1978 test-suite convention ([`crate::firmware::sargon::load`]).
 //! - `go depth N` searches min(N, 8) plies. Time (`movetime`, `wtime/btime/winc/binc/
-//!   movestogo`) follows the one policy of [`super::pace::plan`]: with PeriodSpeed off (host
+//!   movestogo`) follows the one policy of [`crate::session::clock::plan`]: with PeriodSpeed off (host
 //!   speed, the default) a GUI clock is wall time and the search goes to 8 plies unless the
 //!   time ends it; the full build keeps its own time (`'T'`, `asm/time.asm`) fed T-states at
 //!   the emulator's measured rate, the host only guarding the hard limit; the period builds
@@ -29,7 +29,7 @@
 //! - Scores: `score cp` = (byte - 128) * 100 / 8 from the side to move's view, relative to the
 //!   static evaluation of the root (the firmware's scale); the mate scores FFh and 01h become
 //!   `score mate N` / `score mate -N` with N estimated from the depth that first saw the mate
-//!   (see [`super::mate_in`]).
+//!   (see [`crate::session::mate_in`]).
 //! - Options: Level (1-6), Build (article, 1978, full), PeriodSpeed (run at ClockHz in real
 //!   time; off: host speed), ClockHz, Ponder, the full build's parameters, and for bots
 //!   Threads (accepted: the Z80 is one CPU), Hash (accepted: the full build's table is what its
@@ -42,16 +42,19 @@
 //!   search stopped before depth 1 completes prints no score. The end of input during a
 //!   search ends it with its `bestmove`, and the engine exits 0.
 
-use super::game::Game;
-use super::pace::{self, Pace, Rate, Search, TimeControl};
+use super::Wire;
 use crate::firmware::{parse_fen, Build, FwMove, SearchKind, SearchResult};
 use crate::machine::PERIOD_HZ;
+use crate::session::clock::{self, Pace, Rate, TimeControl};
+use crate::session::game::Game;
+use crate::session::search::{
+    Budget, DriveError, Driver, Heard as SearchHeard, Listener, Outcome, Search,
+};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Move, Position};
-use std::collections::VecDeque;
 use std::io::Write;
-use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError};
-use std::time::{Duration, Instant};
+use std::sync::mpsc::Receiver;
+use std::time::Duration;
 
 /// The starting position of a `position` command.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -195,7 +198,7 @@ pub fn parse_go(args: &[&str]) -> Go {
                     }
                     c
                 };
-                let max = super::MAX_DEPTH as i64;
+                let max = crate::session::MAX_DEPTH as i64;
                 match w {
                     "depth" => {
                         g.depth = Some(clamp(1, max, "the firmware searches 1 to 8 plies") as u8)
@@ -289,13 +292,6 @@ pub fn restrict_root_moves(
     game.engine.restrict_root(&fw).map(|()| !fw.is_empty())
 }
 
-/// What arrived while the firmware searched.
-#[derive(Default)]
-struct Heard {
-    stop: bool,
-    ponderhit: bool,
-}
-
 impl Go {
     /// The clock of `side`: (time left, increment) in milliseconds, if `go` gave one (a
     /// negative time counts as none left).
@@ -324,8 +320,7 @@ impl Go {
 }
 
 struct Uci<'a> {
-    out: &'a mut dyn Write,
-    lines: &'a Receiver<String>,
+    wire: Wire<'a>,
     game: Game,
     /// The position last set: its base and moves (to play only what is new next time).
     base: Base,
@@ -340,11 +335,6 @@ struct Uci<'a> {
     overhead: Duration,
     /// The emulator's speed on this host (host-speed clocks are wall time).
     rate: Rate,
-    pending: VecDeque<String>,
-    quit: bool,
-    /// The input ended: a running search stops with its bestmove, the lines already read
-    /// still run (each `go` answered), then the session ends.
-    eof: bool,
     /// The full build's parameters: the command line's file and every `setoption P_...`.
     params: crate::firmware::params::ParamFile,
 }
@@ -354,36 +344,31 @@ pub const OVERHEAD_MS: (u64, u64, u64) = (30, 0, 5000);
 
 /// Run the protocol on `lines` until `quit` or the end of input.
 pub fn run(lines: &Receiver<String>, out: &mut dyn Write) -> Result<(), String> {
-    run_with(Game::new(Build::Article, super::DEFAULT_LEVEL)?, lines, out)
+    run_with(
+        Game::new(Build::Article, crate::session::DEFAULT_LEVEL)?,
+        lines,
+        out,
+    )
 }
 
 /// Run the protocol with a given game (its build and parameters from the command line).
 pub fn run_with(game: Game, lines: &Receiver<String>, out: &mut dyn Write) -> Result<(), String> {
     let mut u = Uci {
-        out,
-        lines,
+        wire: Wire::new(out, lines),
         params: game.params().cloned().unwrap_or_default(),
         game,
         base: Base::Start,
         moves: Vec::new(),
         refused: None,
-        level: super::DEFAULT_LEVEL,
+        level: crate::session::DEFAULT_LEVEL,
         period: false,
         clock_hz: PERIOD_HZ,
         overhead: Duration::from_millis(OVERHEAD_MS.0),
         rate: Rate::default(),
-        pending: VecDeque::new(),
-        quit: false,
-        eof: false,
     };
-    while !u.quit {
-        let line = match u.pending.pop_front() {
-            Some(l) => l,
-            None if u.eof => break,
-            None => match u.lines.recv() {
-                Ok(l) => l,
-                Err(_) => break,
-            },
+    while !u.wire.quit {
+        let Some(line) = u.wire.next() else {
+            break;
         };
         u.line(&line).map_err(|e| e.to_string())?;
     }
@@ -394,19 +379,28 @@ pub fn run_with(game: Game, lines: &Receiver<String>, out: &mut dyn Write) -> Re
 pub const TABLE_TEXT: &str =
     "4 KiB at E000h-EFFFh of the expansion RAM: 64 buckets of 4 entries of 16 bytes";
 
-impl Uci<'_> {
+impl<'o> Uci<'o> {
     fn send(&mut self, text: &str) -> std::io::Result<()> {
-        writeln!(self.out, "{text}")?;
-        self.out.flush()
+        self.wire.send(text)
     }
 
     fn info(&mut self, text: &str) -> std::io::Result<()> {
         self.send(&format!("info string {text}"))
     }
 
-    /// `quit`, or the end of input: a search stops now.
-    fn ended(&self) -> bool {
-        self.quit || self.eof
+    /// The listener of a search of `pos` (`ponder`: the budget and hold after `ponderhit`),
+    /// and the engine it listens for.
+    fn ears<'s>(
+        &'s mut self,
+        pos: &'s Chess,
+        ponder: Option<(Budget, bool)>,
+    ) -> (Ears<'s, 'o>, &'s mut crate::firmware::Engine) {
+        let ears = Ears {
+            wire: &mut self.wire,
+            pos,
+            ponder,
+        };
+        (ears, &mut self.game.engine)
     }
 
     fn pace(&self) -> Pace {
@@ -428,9 +422,9 @@ impl Uci<'_> {
                 self.send("id author the z80chess developers (a Z80 firmware in the manner of Sargon, 1978)")?;
                 self.send(&format!(
                     "option name Level type spin default {} min {} max {}",
-                    super::DEFAULT_LEVEL,
-                    super::LEVELS.start(),
-                    super::LEVELS.end()
+                    crate::session::DEFAULT_LEVEL,
+                    crate::session::LEVELS.start(),
+                    crate::session::LEVELS.end()
                 ))?;
                 self.send(&format!(
                     "option name Build type combo default {} var article var 1978 var full",
@@ -465,7 +459,7 @@ impl Uci<'_> {
                 self.send("uciok")?;
             }
             UciCommand::IsReady => self.send("readyok")?,
-            UciCommand::Quit => self.quit = true,
+            UciCommand::Quit => self.wire.quit = true,
             UciCommand::UciNewGame => {
                 if let Err(e) = self.game.new_game() {
                     self.info(&format!("ucinewgame: {e}"))?;
@@ -491,7 +485,7 @@ impl Uci<'_> {
     fn setoption(&mut self, name: &str, value: &str) -> std::io::Result<()> {
         match name.to_ascii_lowercase().as_str() {
             "level" => match value.parse::<u8>() {
-                Ok(l) if super::LEVELS.contains(&l) => {
+                Ok(l) if crate::session::LEVELS.contains(&l) => {
                     self.level = l;
                     self.game.level = l;
                 }
@@ -647,12 +641,11 @@ impl Uci<'_> {
     /// still waits for its `stop` (or `ponderhit`, or the end of input) first.
     fn no_move(&mut self, go: &Go, why: &str) -> std::io::Result<()> {
         self.info(why)?;
-        let mut heard = Heard::default();
-        while (go.infinite || go.ponder) && !(heard.stop || heard.ponderhit || self.ended()) {
-            match self.lines.recv() {
-                Ok(l) => self.during_search(&l, &mut heard)?,
-                Err(_) => self.eof = true,
-            }
+        if go.infinite || go.ponder {
+            let pos = Chess::default();
+            let (mut ears, _) = self.ears(&pos, None);
+            let idle = Search::idle();
+            while ears.listen(&idle, None)? == SearchHeard::Nothing {}
         }
         self.send("bestmove 0000")
     }
@@ -713,7 +706,7 @@ impl Uci<'_> {
         }
         let mut depth = go.depth;
         if let Some(n) = go.mate {
-            let plies = (2 * n - 1).min(super::MAX_DEPTH as u32) as u8;
+            let plies = (2 * n - 1).min(crate::session::MAX_DEPTH as u32) as u8;
             self.info(&format!(
                 "go mate {n}: the firmware has no mate search; searching {plies} plies instead"
             ))?;
@@ -734,16 +727,12 @@ impl Uci<'_> {
         } else {
             go.time_control(pos.turn())
         };
-        let mut plan = pace::plan(tc, depth, self.level, self.overhead, &pace, full, rate);
+        let mut plan = clock::plan(tc, depth, self.level, self.overhead, &pace, full, rate);
         if open && depth.is_none() {
-            plan.depth = super::MAX_DEPTH;
+            plan.depth = crate::session::MAX_DEPTH;
         }
         let level = plan.depth;
-        let mut wait_for_stop = open;
-        let mut pondering = go.ponder;
-        let started = Instant::now();
-        let (mut search, mut budget, refused) =
-            pace::start_planned(&mut self.game.engine, &plan, rate);
+        let (mut driver, refused) = Driver::planned(&mut self.game.engine, &plan, pace, rate);
         if let Some(e) = refused {
             self.info(&format!(
                 "the firmware refused the clock ({e}): the host keeps it"
@@ -752,155 +741,43 @@ impl Uci<'_> {
         if tc != TimeControl::Unlimited {
             self.info(&format!("time: {}", plan.note))?;
         }
-        let mut reported = 0;
-        let mut last_info = Instant::now();
-        let mut heard = Heard::default();
-        // Pondering: the budget counts from `ponderhit`.
-        let mut since = Duration::ZERO;
-        let elapsed = |s: &Search| {
-            if pace.realtime {
-                s.emulated(&pace)
-            } else {
-                started.elapsed()
-            }
-        };
-        let slice = if go.nodes.is_some() {
-            pace.slice().min(200_000)
-        } else {
-            pace.slice()
-        };
-        let result: SearchResult = loop {
-            let done = match search.step(&mut self.game.engine, slice) {
-                Ok(d) => d,
-                Err(e) => {
-                    self.info(&format!("the firmware failed: {e}"))?;
-                    return self.send("bestmove 0000");
-                }
-            };
-            while reported < search.depths.len() {
-                let d = &search.depths[reported];
-                let ms = elapsed(&search).as_millis();
-                let score = uci_score(d.score, &search.depths[..=reported]);
-                let line = format!(
-                    "info depth {}{} score {score} nodes {} time {ms}{} pv {}",
-                    d.depth,
-                    seldepth_text(&self.game.engine),
-                    search.nodes,
-                    hashfull_text(&self.game.engine),
-                    super::pv_text(&pos, &d.pv)
-                );
-                self.send(&line)?;
-                reported += 1;
-                last_info = Instant::now();
-            }
-            // At least once a second of wall time, a line of progress.
-            if last_info.elapsed() >= Duration::from_secs(1) {
-                let ms = elapsed(&search).as_millis();
-                let nps = (search.nodes as u128 * 1000).checked_div(ms).unwrap_or(0);
-                let line = format!(
-                    "info{} nodes {} nps {nps} time {ms}{}{}",
-                    seldepth_text(&self.game.engine),
-                    search.nodes,
-                    hashfull_text(&self.game.engine),
-                    currmove_text(&self.game.engine, &pos),
-                );
-                self.send(&line)?;
-                last_info = Instant::now();
-            }
-            if let Some(r) = done {
-                if !wait_for_stop || heard.stop || self.ended() {
-                    break r;
-                }
-                // Infinite or pondering: the answer waits for `stop` (or `ponderhit`).
-                while !(heard.stop || heard.ponderhit || self.ended()) {
-                    match self.lines.recv() {
-                        Ok(l) => self.during_search(&l, &mut heard)?,
-                        Err(_) => self.eof = true,
-                    }
-                }
-                break r;
-            }
-            if heard.ponderhit && pondering {
-                // The opponent played the move pondered on: the search goes on, now with the
-                // time `go ponder` gave (the host's share), counted from here.
-                pondering = false;
-                wait_for_stop = go.infinite;
-                let tc = go.time_control(pos.turn());
-                budget =
-                    pace::plan(tc, depth, self.level, self.overhead, &pace, false, rate).budget;
-                since = elapsed(&search);
-            }
-            if let Some(b) = budget {
-                if !search.stopping && elapsed(&search).saturating_sub(since) >= b {
-                    search.stop(&mut self.game.engine);
-                }
-            }
-            if let Some(n) = go.nodes {
-                if !search.stopping && search.nodes as u64 >= n {
-                    search.stop(&mut self.game.engine);
-                }
-            }
-            // Input between slices (waiting, at period speed, for wall time to catch up).
-            let wait = search.ahead(&pace);
-            let got = if wait > Duration::ZERO {
-                match self.lines.recv_timeout(wait) {
-                    Ok(l) => Some(l),
-                    Err(RecvTimeoutError::Timeout) => None,
-                    Err(RecvTimeoutError::Disconnected) => {
-                        self.eof = true;
-                        None
-                    }
-                }
-            } else {
-                match self.lines.try_recv() {
-                    Ok(l) => Some(l),
-                    Err(TryRecvError::Empty) => None,
-                    Err(TryRecvError::Disconnected) => {
-                        self.eof = true;
-                        None
-                    }
-                }
-            };
-            if let Some(l) = got {
-                self.during_search(&l, &mut heard)?;
-            }
-            if (heard.stop || self.ended()) && !search.stopping {
-                search.stop(&mut self.game.engine);
+        driver.hold = open;
+        driver.nodes = go.nodes;
+        if go.nodes.is_some() {
+            driver = driver.with_slice(pace.slice().min(200_000));
+        }
+        // Pondering: on `ponderhit` the search goes on with the time `go ponder` gave (the
+        // host's share), counted from there.
+        let on_hit = clock::plan(
+            go.time_control(pos.turn()),
+            depth,
+            self.level,
+            self.overhead,
+            &pace,
+            false,
+            rate,
+        )
+        .budget
+        .map_or(Budget::None, Budget::Time);
+        let (mut ears, engine) = self.ears(&pos, go.ponder.then_some((on_hit, go.infinite)));
+        let outcome = driver.run(engine, &mut ears);
+        let (result, elapsed, wall) = match outcome {
+            Ok(Outcome::Move {
+                result,
+                elapsed,
+                wall,
+            }) => (result, elapsed, wall),
+            Ok(Outcome::Abandoned) => return self.send("bestmove 0000"),
+            Err(DriveError::Io(e)) => return Err(e),
+            Err(e) => {
+                self.info(&e.to_string())?;
+                return self.send("bestmove 0000");
             }
         };
         if !pace.realtime && !open {
-            self.rate.observe(result.tstates, started.elapsed());
+            self.rate.observe(result.tstates, wall);
         }
-        self.report(&result, level, elapsed(&search))
-    }
-
-    /// A line that arrives while the firmware searches.
-    fn during_search(&mut self, line: &str, heard: &mut Heard) -> std::io::Result<()> {
-        if super::not_utf8(line) {
-            // (refused by name when its turn comes)
-            self.pending.push_back(line.to_string());
-            return Ok(());
-        }
-        match line.split_whitespace().next() {
-            Some("isready") => self.send("readyok"),
-            Some("stop") => {
-                heard.stop = true;
-                Ok(())
-            }
-            Some("quit") => {
-                self.quit = true;
-                Ok(())
-            }
-            Some("ponderhit") => {
-                heard.ponderhit = true;
-                Ok(())
-            }
-            None => Ok(()),
-            Some(_) => {
-                self.pending.push_back(line.to_string());
-                Ok(())
-            }
-        }
+        self.report(&result, level, elapsed)
     }
 
     fn report(&mut self, r: &SearchResult, level: u8, elapsed: Duration) -> std::io::Result<()> {
@@ -942,7 +819,7 @@ impl Uci<'_> {
                     seldepth_text(&self.game.engine),
                     r.nodes,
                     hashfull_text(&self.game.engine),
-                    super::pv_text(pos, &r.pv)
+                    crate::session::pv_text(pos, &r.pv)
                 ))?;
                 self.info(&format!(
                     "{} at level {level}: {} evaluations, {} XCHNG calls, {} T-states = {secs:.1} s at 2 MHz",
@@ -973,9 +850,110 @@ impl Uci<'_> {
     }
 }
 
+/// The UCI front end's side of a search: `info` lines for the driver's reports, and the
+/// client's lines between slices (`isready` answered at once, `stop`, `ponderhit`, `quit`;
+/// anything else waits for the search's answer).
+struct Ears<'a, 'w> {
+    wire: &'a mut Wire<'w>,
+    pos: &'a Chess,
+    /// While pondering: the budget and hold after `ponderhit`.
+    ponder: Option<(Budget, bool)>,
+}
+
+impl Ears<'_, '_> {
+    fn send(&mut self, text: &str) -> std::io::Result<()> {
+        self.wire.send(text)
+    }
+
+    /// A line that arrives while the firmware searches.
+    fn heard(&mut self, line: String) -> std::io::Result<SearchHeard> {
+        if super::not_utf8(&line) {
+            // (refused by name when its turn comes)
+            self.wire.pending.push_back(line);
+            return Ok(SearchHeard::Nothing);
+        }
+        Ok(match line.split_whitespace().next() {
+            Some("isready") => {
+                self.send("readyok")?;
+                SearchHeard::Nothing
+            }
+            Some("stop") => SearchHeard::MoveNow,
+            Some("quit") => {
+                self.wire.quit = true;
+                SearchHeard::MoveNow
+            }
+            Some("ponderhit") => match self.ponder.take() {
+                Some((budget, hold)) => SearchHeard::PonderHit { budget, hold },
+                None => SearchHeard::MoveNow,
+            },
+            None => SearchHeard::Nothing,
+            Some(_) => {
+                self.wire.pending.push_back(line);
+                SearchHeard::Nothing
+            }
+        })
+    }
+}
+
+impl Listener for Ears<'_, '_> {
+    fn depth(
+        &mut self,
+        engine: &crate::firmware::Engine,
+        search: &Search,
+        i: usize,
+        elapsed: Duration,
+    ) -> std::io::Result<()> {
+        let d = &search.depths[i];
+        let score = uci_score(d.score, &search.depths[..=i]);
+        let line = format!(
+            "info depth {}{} score {score} nodes {} time {}{} pv {}",
+            d.depth,
+            seldepth_text(engine),
+            search.nodes,
+            elapsed.as_millis(),
+            hashfull_text(engine),
+            crate::session::pv_text(self.pos, &d.pv)
+        );
+        self.send(&line)
+    }
+
+    fn progress(
+        &mut self,
+        engine: &crate::firmware::Engine,
+        search: &Search,
+        elapsed: Duration,
+    ) -> std::io::Result<()> {
+        let ms = elapsed.as_millis();
+        let nps = (search.nodes as u128 * 1000).checked_div(ms).unwrap_or(0);
+        let line = format!(
+            "info{} nodes {} nps {nps} time {ms}{}{}",
+            seldepth_text(engine),
+            search.nodes,
+            hashfull_text(engine),
+            currmove_text(engine, self.pos),
+        );
+        self.send(&line)
+    }
+
+    fn listen(&mut self, _: &Search, wait: Option<Duration>) -> std::io::Result<SearchHeard> {
+        if self.wire.quit || self.wire.eof {
+            return Ok(SearchHeard::MoveNow);
+        }
+        match super::next_line(self.wire.lines, wait) {
+            super::Input::Line(l) => self.heard(l),
+            super::Input::Quiet => Ok(SearchHeard::Nothing),
+            super::Input::Ended => {
+                // The end of input: the search stops now and still answers.
+                self.wire.eof = true;
+                Ok(SearchHeard::MoveNow)
+            }
+        }
+    }
+}
+
 /// ` hashfull N` for an `info` line, when the build has a table (the full build, its flag on).
 fn hashfull_text(engine: &crate::firmware::Engine) -> String {
-    pace::hashfull(engine)
+    crate::session::search::hashfull(engine)
         .map(|h| format!(" hashfull {h}"))
         .unwrap_or_default()
 }
@@ -1004,9 +982,9 @@ fn currmove_text(engine: &crate::firmware::Engine, pos: &Chess) -> String {
 
 /// `cp N` or `mate N` for a firmware score.
 pub fn uci_score(score: crate::firmware::Score, depths: &[crate::firmware::DepthReport]) -> String {
-    match super::mate_in(score, depths) {
+    match crate::session::mate_in(score, depths) {
         Some(n) => format!("mate {n}"),
-        None => format!("cp {}", super::score_cp(score)),
+        None => format!("cp {}", crate::session::score_cp(score)),
     }
 }
 

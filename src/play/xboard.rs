@@ -15,22 +15,22 @@
 //! `Error (no position: ...)` until `new` or a good `setboard`. The end of input during a
 //! search ends it with its `move`, and the engine exits.
 //!
-//! Time: `st`, `level` and `time` go through the one time policy of [`super::pace::plan`]:
+//! Time: `st`, `level` and `time` go through the one time policy of [`crate::session::clock::plan`]:
 //! at host speed (PeriodSpeed off) they are wall time, the depth limited by `sd` or the time.
 
-use super::game::{End, Game};
-use super::pace::{self, Pace, Rate, Search, TimeControl};
-use crate::firmware::{parse_fen, Build, SearchResult};
+use super::Wire;
+use crate::firmware::{parse_fen, Build};
 use crate::machine::PERIOD_HZ;
-use shakmaty::{Color, Position};
-use std::collections::VecDeque;
+use crate::session::clock::{self, Pace, Rate, TimeControl};
+use crate::session::game::{End, Game};
+use crate::session::search::{DriveError, Driver, Heard, Listener, Outcome, Search};
+use shakmaty::{Chess, Color, Position};
 use std::io::Write;
-use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError};
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 struct Xb<'a> {
-    out: &'a mut dyn Write,
-    lines: &'a Receiver<String>,
+    wire: Wire<'a>,
     game: Game,
     force: bool,
     engine: Color,
@@ -46,11 +46,6 @@ struct Xb<'a> {
     period: bool,
     clock_hz: u64,
     post: bool,
-    pending: VecDeque<String>,
-    quit: bool,
-    /// The input ended: unlike `quit`, a search then still answers with its move, and the
-    /// lines already read still run.
-    eof: bool,
     /// Why the last `setboard` was refused: until `new` or a good one, the engine will not move.
     refused: Option<String>,
     /// `analyze` mode, and whether the position changed since its last analysis.
@@ -62,18 +57,21 @@ struct Xb<'a> {
 
 /// Run the protocol on `lines` until `quit` or the end of input.
 pub fn run(lines: &Receiver<String>, out: &mut dyn Write) -> Result<(), String> {
-    run_with(Game::new(Build::Article, super::DEFAULT_LEVEL)?, lines, out)
+    run_with(
+        Game::new(Build::Article, crate::session::DEFAULT_LEVEL)?,
+        lines,
+        out,
+    )
 }
 
 /// Run the protocol with a given game (its build and parameters from the command line).
 pub fn run_with(game: Game, lines: &Receiver<String>, out: &mut dyn Write) -> Result<(), String> {
     let mut x = Xb {
-        out,
-        lines,
+        wire: Wire::new(out, lines),
         game,
         force: false,
         engine: Color::Black,
-        level: super::DEFAULT_LEVEL,
+        level: crate::session::DEFAULT_LEVEL,
         max_depth: None,
         per_move: None,
         mps: 0,
@@ -82,26 +80,18 @@ pub fn run_with(game: Game, lines: &Receiver<String>, out: &mut dyn Write) -> Re
         period: false,
         clock_hz: PERIOD_HZ,
         post: false,
-        pending: VecDeque::new(),
-        quit: false,
-        eof: false,
         refused: None,
         analyze: false,
         analysed: false,
         rate: Rate::default(),
     };
-    while !x.quit {
-        if x.analyze && !x.analysed && x.pending.is_empty() && !x.eof {
+    while !x.wire.quit {
+        if x.analyze && !x.analysed && x.wire.pending.is_empty() && !x.wire.eof {
             x.analyse().map_err(|e| e.to_string())?;
             continue;
         }
-        let line = match x.pending.pop_front() {
-            Some(l) => l,
-            None if x.eof => break,
-            None => match x.lines.recv() {
-                Ok(l) => l,
-                Err(_) => break,
-            },
+        let Some(line) = x.wire.next() else {
+            break;
         };
         x.line(&line).map_err(|e| e.to_string())?;
     }
@@ -225,7 +215,7 @@ pub fn parse(line: &str) -> Result<XbCommand, XbError> {
         "nopost" => XbCommand::Post(false),
         "ping" => XbCommand::Ping(arg.to_string()),
         "sd" => match arg.parse::<u8>() {
-            Ok(d) if d >= 1 => XbCommand::Sd(d.min(super::MAX_DEPTH)),
+            Ok(d) if d >= 1 => XbCommand::Sd(d.min(crate::session::MAX_DEPTH)),
             _ => return Err(XbError::Depth),
         },
         "st" => match arg.parse::<f64>() {
@@ -273,10 +263,9 @@ pub fn parse(line: &str) -> Result<XbCommand, XbError> {
     })
 }
 
-impl Xb<'_> {
+impl<'o> Xb<'o> {
     fn send(&mut self, text: &str) -> std::io::Result<()> {
-        writeln!(self.out, "{text}")?;
-        self.out.flush()
+        self.wire.send(text)
     }
 
     fn error(&mut self, kind: &str, cmd: &str) -> std::io::Result<()> {
@@ -314,9 +303,9 @@ impl Xb<'_> {
                 ))?;
                 self.send(&format!(
                     "feature option=\"Level -spin {} {} {}\"",
-                    super::DEFAULT_LEVEL,
-                    super::LEVELS.start(),
-                    super::LEVELS.end()
+                    crate::session::DEFAULT_LEVEL,
+                    crate::session::LEVELS.start(),
+                    crate::session::LEVELS.end()
                 ))?;
                 let builds: Vec<String> = [Build::Article, Build::B1978, Build::Full]
                     .iter()
@@ -335,7 +324,7 @@ impl Xb<'_> {
                 ))?;
                 self.send("feature done=1")?;
             }
-            XbCommand::Quit => self.quit = true,
+            XbCommand::Quit => self.wire.quit = true,
             XbCommand::New => {
                 if let Err(e) = self.game.new_game() {
                     self.send(&format!("tellusererror {e}"))?;
@@ -422,7 +411,7 @@ impl Xb<'_> {
         let arg = &format!("{name}={value}");
         match name {
             "Level" => match value.parse::<u8>() {
-                Ok(l) if super::LEVELS.contains(&l) => {
+                Ok(l) if crate::session::LEVELS.contains(&l) => {
                     self.level = l;
                     self.game.level = l;
                 }
@@ -504,41 +493,18 @@ impl Xb<'_> {
         }
     }
 
-    /// The next line during a search: None when none is waiting (or, at period speed, when
-    /// none came in `wait`); the end of input sets `eof`.
-    fn poll_line(&mut self, wait: Duration) -> Option<String> {
-        let got = if wait > Duration::ZERO {
-            match self.lines.recv_timeout(wait) {
-                Ok(l) => return Some(l),
-                Err(RecvTimeoutError::Timeout) => return None,
-                Err(RecvTimeoutError::Disconnected) => None,
-            }
-        } else {
-            match self.lines.try_recv() {
-                Ok(l) => return Some(l),
-                Err(TryRecvError::Empty) => return None,
-                Err(TryRecvError::Disconnected) => None,
-            }
+    /// The listener of a search (`analysing`: every depth is printed, and any line but `.`
+    /// ends it), and the engine it listens for.
+    fn ears(&mut self, analysing: bool) -> (Ears<'_, 'o>, &mut crate::firmware::Engine) {
+        let ears = Ears {
+            wire: &mut self.wire,
+            post: &mut self.post,
+            pos: self.game.pos().clone(),
+            analysing,
+            started: Instant::now(),
+            abandoned: false,
         };
-        self.eof = true;
-        got
-    }
-
-    /// A thinking-output line (`post`, analysis): depth, score, centiseconds, nodes, move.
-    fn thinking(&mut self, search: &Search, i: usize, elapsed: Duration) -> std::io::Result<()> {
-        let d = &search.depths[i];
-        let score = match super::mate_in(d.score, &search.depths[..=i]) {
-            Some(n) if n > 0 => 100_000 + n,
-            Some(n) => -100_000 + n,
-            None => super::score_cp(d.score),
-        };
-        let cs = elapsed.as_millis() / 10;
-        self.send(&format!(
-            "{} {score} {cs} {} {}",
-            d.depth,
-            search.nodes,
-            super::pv_text(self.game.pos(), &d.pv)
-        ))
+        (ears, &mut self.game.engine)
     }
 
     /// Analyze mode: search the position to the deepest depth, printing every depth, until a
@@ -552,61 +518,13 @@ impl Xb<'_> {
             realtime: false,
             ..self.pace()
         };
-        let started = Instant::now();
-        let mut search = Search::start(&mut self.game.engine, super::MAX_DEPTH);
-        let mut reported = 0;
-        let mut done = false;
-        loop {
-            if !done {
-                match search.step(&mut self.game.engine, pace.slice()) {
-                    Ok(d) => done = d.is_some(),
-                    Err(e) => return self.send(&format!("tellusererror the firmware failed: {e}")),
-                }
-                while reported < search.depths.len() {
-                    self.thinking(&search, reported, started.elapsed())?;
-                    reported += 1;
-                }
-            }
-            let got = if done {
-                match self.lines.recv() {
-                    Ok(l) => Some(l),
-                    Err(_) => {
-                        self.eof = true;
-                        None
-                    }
-                }
-            } else {
-                self.poll_line(Duration::ZERO)
-            };
-            if let Some(l) = &got {
-                if l.trim() == "." {
-                    let best = search
-                        .depths
-                        .last()
-                        .map(|d| d.best.uci())
-                        .unwrap_or_default();
-                    let cs = started.elapsed().as_millis() / 10;
-                    let depth = search.depths.last().map(|d| d.depth).unwrap_or(0);
-                    let total = self.game.pos().legal_moves().len();
-                    self.send(&format!(
-                        "stat01: {cs} {} {depth} 0 {total} {best}",
-                        search.nodes
-                    ))?;
-                    continue;
-                }
-            }
-            if got.is_some() || self.quit || self.eof {
-                if let Some(l) = got {
-                    self.pending.push_back(l);
-                }
-                if !done {
-                    search.stop(&mut self.game.engine);
-                    if let Err(e) = search.finish(&mut self.game.engine) {
-                        return self.send(&format!("tellusererror the firmware failed: {e}"));
-                    }
-                }
-                return Ok(());
-            }
+        let (mut ears, engine) = self.ears(true);
+        let mut driver = Driver::depth(engine, crate::session::MAX_DEPTH, pace);
+        driver.hold = true;
+        match driver.run(engine, &mut ears) {
+            Ok(_) => Ok(()),
+            Err(DriveError::Io(e)) => Err(e),
+            Err(e) => self.send(&format!("tellusererror {e}")),
         }
     }
 
@@ -623,7 +541,7 @@ impl Xb<'_> {
         let full = self.game.build() == Build::Full;
         let rate = self.rate.for_pace(&pace, self.game.build());
         let tc = self.time_control();
-        let plan = pace::plan(
+        let plan = clock::plan(
             tc,
             self.max_depth,
             self.level,
@@ -635,93 +553,26 @@ impl Xb<'_> {
         if self.post && tc != TimeControl::Unlimited {
             self.send(&format!("# time: {}", plan.note))?;
         }
-        let started = Instant::now();
-        let (mut search, budget, refused) = pace::start_planned(&mut self.game.engine, &plan, rate);
+        let (driver, refused) = Driver::planned(&mut self.game.engine, &plan, pace, rate);
         if let (Some(e), true) = (refused, self.post) {
             self.send(&format!(
                 "# the firmware refused the clock ({e}): the host keeps it"
             ))?;
         }
-        let mut reported = 0;
-        let mut abandon = false;
-        let elapsed = |s: &Search| {
-            if pace.realtime {
-                s.emulated(&pace)
-            } else {
-                started.elapsed()
-            }
-        };
-        let result: SearchResult = loop {
-            let done = match search.step(&mut self.game.engine, pace.slice()) {
-                Ok(d) => d,
-                Err(e) => {
-                    self.force = true;
-                    return self.send(&format!("tellusererror the firmware failed: {e}"));
-                }
-            };
-            while reported < search.depths.len() {
-                if self.post {
-                    self.thinking(&search, reported, elapsed(&search))?;
-                }
-                reported += 1;
-            }
-            if let Some(r) = done {
-                break r;
-            }
-            if let Some(b) = budget {
-                if !search.stopping && elapsed(&search) >= b {
-                    search.stop(&mut self.game.engine);
-                }
-            }
-            let wait = search.ahead(&pace);
-            if let Some(l) = self.poll_line(wait) {
-                let word = l.split_whitespace().next().unwrap_or("");
-                match word {
-                    "?" => {}
-                    "ping" => {
-                        let arg = l.trim_start_matches("ping").trim().to_string();
-                        self.send(&format!("pong {arg}"))?;
-                        continue;
-                    }
-                    "post" => {
-                        self.post = true;
-                        continue;
-                    }
-                    "nopost" => {
-                        self.post = false;
-                        continue;
-                    }
-                    "quit" => self.quit = true,
-                    _ if super::not_utf8(&l) => {
-                        self.pending.push_back(l);
-                        continue;
-                    }
-                    "" | "time" | "otim" | "hard" | "easy" | "draw" | "computer" | "name"
-                    | "rating" | "." => {
-                        self.pending.push_back(l);
-                        continue;
-                    }
-                    _ => {
-                        // Anything else (force, new, result, setboard, undo, ...) abandons
-                        // the search; the command runs afterwards.
-                        abandon = true;
-                        self.pending.push_back(l);
-                    }
-                }
-                if !search.stopping {
-                    search.stop(&mut self.game.engine);
-                }
-            }
-            if (self.quit || self.eof) && !search.stopping {
-                search.stop(&mut self.game.engine);
+        let (mut ears, engine) = self.ears(false);
+        let (result, wall) = match driver.run(engine, &mut ears) {
+            Ok(Outcome::Move { result, wall, .. }) => (result, wall),
+            // `quit` ends the session with no move (the end of input still gets one), and a
+            // command that changes the game abandons the search: it runs afterwards.
+            Ok(Outcome::Abandoned) => return Ok(()),
+            Err(DriveError::Io(e)) => return Err(e),
+            Err(e) => {
+                self.force = true;
+                return self.send(&format!("tellusererror {e}"));
             }
         };
         if !pace.realtime {
-            self.rate.observe(result.tstates, started.elapsed());
-        }
-        // `quit` ends the session with no move; the end of input still gets this one.
-        if abandon || self.quit {
-            return Ok(());
+            self.rate.observe(result.tstates, wall);
         }
         match self.game.play_result(&result) {
             Err(e) => {
@@ -732,8 +583,7 @@ impl Xb<'_> {
                 let uci = crate::firmware::FwMove::from_move(&m).uci();
                 self.send(&format!("move {uci}"))?;
                 if let Some(t) = self.time_left {
-                    self.time_left =
-                        Some(t.saturating_sub(started.elapsed()).saturating_add(self.inc));
+                    self.time_left = Some(t.saturating_sub(wall).saturating_add(self.inc));
                 }
                 if let Some(end) = self.game.end() {
                     self.force = true;
@@ -742,6 +592,139 @@ impl Xb<'_> {
                 Ok(())
             }
         }
+    }
+}
+
+/// The xboard front end's side of a search: thinking output for the driver's reports, and
+/// the GUI's lines between slices.
+struct Ears<'a, 'w> {
+    wire: &'a mut Wire<'w>,
+    post: &'a mut bool,
+    pos: Chess,
+    /// Analyze mode: every depth printed; `.` answered; any other line ends the analysis.
+    analysing: bool,
+    started: Instant,
+    abandoned: bool,
+}
+
+impl Ears<'_, '_> {
+    fn send(&mut self, text: &str) -> std::io::Result<()> {
+        self.wire.send(text)
+    }
+
+    /// A line that arrives while the engine thinks (not analysing).
+    fn heard_thinking(&mut self, l: String) -> std::io::Result<Heard> {
+        let word = l.split_whitespace().next().unwrap_or("");
+        Ok(match word {
+            "?" => Heard::MoveNow,
+            "ping" => {
+                let arg = l.trim_start_matches("ping").trim().to_string();
+                self.send(&format!("pong {arg}"))?;
+                Heard::Nothing
+            }
+            "post" | "nopost" => {
+                *self.post = word == "post";
+                Heard::Nothing
+            }
+            "quit" => {
+                self.wire.quit = true;
+                Heard::Abandon
+            }
+            _ if super::not_utf8(&l) => {
+                self.wire.pending.push_back(l);
+                Heard::Nothing
+            }
+            "" | "time" | "otim" | "hard" | "easy" | "draw" | "computer" | "name" | "rating"
+            | "." => {
+                self.wire.pending.push_back(l);
+                Heard::Nothing
+            }
+            _ => {
+                // Anything else (force, new, result, setboard, undo, ...) abandons the
+                // search; the command runs afterwards.
+                self.wire.pending.push_back(l);
+                Heard::Abandon
+            }
+        })
+    }
+
+    /// A line that arrives while analysing: `.` is answered, anything else ends it.
+    fn heard_analysing(&mut self, search: &Search, l: String) -> std::io::Result<Heard> {
+        if l.trim() == "." {
+            let best = search
+                .depths
+                .last()
+                .map(|d| d.best.uci())
+                .unwrap_or_default();
+            let cs = self.started.elapsed().as_millis() / 10;
+            let depth = search.depths.last().map(|d| d.depth).unwrap_or(0);
+            let total = self.pos.legal_moves().len();
+            self.send(&format!(
+                "stat01: {cs} {} {depth} 0 {total} {best}",
+                search.nodes
+            ))?;
+            return Ok(Heard::Nothing);
+        }
+        self.wire.pending.push_back(l);
+        Ok(Heard::Abandon)
+    }
+}
+
+impl Listener for Ears<'_, '_> {
+    /// A thinking-output line (`post`, analysis): depth, score, centiseconds, nodes, line.
+    fn depth(
+        &mut self,
+        _: &crate::firmware::Engine,
+        search: &Search,
+        i: usize,
+        elapsed: Duration,
+    ) -> std::io::Result<()> {
+        if !(*self.post || self.analysing) {
+            return Ok(());
+        }
+        let d = &search.depths[i];
+        let score = match crate::session::mate_in(d.score, &search.depths[..=i]) {
+            Some(n) if n > 0 => 100_000 + n,
+            Some(n) => -100_000 + n,
+            None => crate::session::score_cp(d.score),
+        };
+        let cs = elapsed.as_millis() / 10;
+        let line = format!(
+            "{} {score} {cs} {} {}",
+            d.depth,
+            search.nodes,
+            crate::session::pv_text(&self.pos, &d.pv)
+        );
+        self.send(&line)
+    }
+
+    fn listen(&mut self, search: &Search, wait: Option<Duration>) -> std::io::Result<Heard> {
+        if self.abandoned || self.wire.quit {
+            return Ok(Heard::Abandon);
+        }
+        if self.wire.eof {
+            return Ok(if self.analysing {
+                Heard::Abandon
+            } else {
+                Heard::MoveNow
+            });
+        }
+        let l = match super::next_line(self.wire.lines, wait) {
+            super::Input::Line(l) => l,
+            super::Input::Quiet => return Ok(Heard::Nothing),
+            super::Input::Ended => {
+                // The end of input: the lines already read still run; a search still answers.
+                self.wire.eof = true;
+                return self.listen(search, Some(Duration::ZERO));
+            }
+        };
+        let heard = if self.analysing {
+            self.heard_analysing(search, l)?
+        } else {
+            self.heard_thinking(l)?
+        };
+        self.abandoned = heard == Heard::Abandon;
+        Ok(heard)
     }
 }
 

@@ -15,7 +15,7 @@ pub struct Ponder {
     /// The reply the engine expects.
     pub reply: Move,
     pub san: String,
-    pub search: super::pace::Search,
+    pub search: super::search::Search,
     /// The answer, if the search ended before the player moved.
     pub result: Option<SearchResult>,
 }
@@ -29,7 +29,7 @@ impl Ponder {
     /// Run the search for at most `budget` T-states (it keeps its answer when it ends).
     pub fn step(&mut self, engine: &mut Engine, budget: u64) -> Result<(), String> {
         if self.result.is_none() {
-            self.result = self.search.step(engine, budget)?;
+            self.result = self.search.step(engine, budget).map_err(fw_err)?;
         }
         Ok(())
     }
@@ -331,7 +331,9 @@ impl Game {
     /// (on the player's time). None when there is nothing to ponder on.
     pub fn start_ponder(&mut self, r: &SearchResult) -> Option<Ponder> {
         let level = self.level;
-        self.start_ponder_with(r, |engine| Some(super::pace::Search::start(engine, level)))
+        self.start_ponder_with(r, |engine| {
+            Some(super::search::Search::start(engine, level))
+        })
     }
 
     /// [`Game::start_ponder`] with the search started by `start` (a timed one, say), once
@@ -340,7 +342,7 @@ impl Game {
     pub fn start_ponder_with(
         &mut self,
         r: &SearchResult,
-        start: impl FnOnce(&mut Engine) -> Option<super::pace::Search>,
+        start: impl FnOnce(&mut Engine) -> Option<super::search::Search>,
     ) -> Option<Ponder> {
         if self.build() != Build::Full || self.end().is_some() {
             return None;
@@ -375,7 +377,7 @@ impl Game {
     pub fn end_ponder(&mut self, mut p: Ponder) -> Result<(), String> {
         if p.result.is_none() {
             p.search.stop(&mut self.engine);
-            p.search.finish(&mut self.engine)?;
+            p.search.finish(&mut self.engine).map_err(fw_err)?;
         }
         if self.engine.undo().is_err() {
             self.resync()?;

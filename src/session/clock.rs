@@ -1,6 +1,9 @@
-//! Time: the emulated clock against the wall clock, and a search driven in T-state slices.
+//! The one time manager: the emulated clock against the wall clock ([`Pace`]), what a client
+//! said about time ([`TimeControl`]), and the one policy that turns it into the limits of a
+//! search ([`plan`]): a fixed level, a move time, a tournament clock with increments, and
+//! the full build's own clock ('T', `asm/time.asm`). The emulator's measured speed ([`Rate`]).
 
-use crate::firmware::{DepthReport, Engine, SearchPoll, SearchResult};
+use crate::firmware::{Engine, SearchPoll};
 use crate::machine::PERIOD_HZ;
 use std::time::{Duration, Instant};
 
@@ -106,106 +109,6 @@ fn trim(s: String) -> String {
 pub fn clock(d: Duration) -> String {
     let s = d.as_secs();
     format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
-}
-
-/// A running search.
-#[derive(Clone, Debug)]
-pub struct Search {
-    pub level: u8,
-    pub wall_start: Instant,
-    /// T-states spent so far.
-    pub tstates: u64,
-    pub depths: Vec<DepthReport>,
-    /// Static evaluations and moves made so far (read from the firmware's counters).
-    pub evaluations: u32,
-    pub nodes: u32,
-    /// "Move now" has been sent.
-    pub stopping: bool,
-}
-
-impl Search {
-    /// Start an iterative search to `level` plies (each completed depth is reported).
-    pub fn start(engine: &mut Engine, level: u8) -> Search {
-        engine.start_search(level, true);
-        Search::begun(level)
-    }
-
-    /// Start a search that keeps its own time (the full build, after [`Engine::set_time`]),
-    /// iterating up to `level` plies.
-    pub fn timed(engine: &mut Engine, level: u8) -> Search {
-        engine.start_timed_search(level);
-        Search::begun(level)
-    }
-
-    fn begun(level: u8) -> Search {
-        Search {
-            level,
-            wall_start: Instant::now(),
-            tstates: 0,
-            depths: Vec::new(),
-            evaluations: 0,
-            nodes: 0,
-            stopping: false,
-        }
-    }
-
-    /// Run the firmware for at most `budget` T-states; the result once it has moved.
-    pub fn step(
-        &mut self,
-        engine: &mut Engine,
-        budget: u64,
-    ) -> Result<Option<SearchResult>, String> {
-        match engine.poll_search(budget).map_err(|e| e.to_string())? {
-            SearchPoll::Running { depths, tstates } => {
-                if depths.len() >= self.depths.len() {
-                    self.depths = depths;
-                }
-                self.tstates = tstates;
-                self.evaluations = super::counter(engine, "NEVAL").unwrap_or(self.evaluations);
-                self.nodes = super::counter(engine, "NNODE").unwrap_or(self.nodes);
-                Ok(None)
-            }
-            SearchPoll::Done(r) => {
-                self.tstates = r.tstates;
-                self.depths = r.depths.clone();
-                self.evaluations = r.evaluations;
-                self.nodes = r.nodes;
-                Ok(Some(r))
-            }
-        }
-    }
-
-    /// Ask the firmware to move now (it answers with its last completed depth's move).
-    pub fn stop(&mut self, engine: &mut Engine) {
-        engine.move_now();
-        self.stopping = true;
-    }
-
-    pub fn wall(&self) -> Duration {
-        self.wall_start.elapsed()
-    }
-
-    pub fn emulated(&self, pace: &Pace) -> Duration {
-        pace.emulated(self.tstates)
-    }
-
-    /// How long to wait before the next slice so that emulated time does not run ahead of
-    /// wall time (zero in turbo).
-    pub fn ahead(&self, pace: &Pace) -> Duration {
-        if !pace.realtime {
-            return Duration::ZERO;
-        }
-        self.emulated(pace).saturating_sub(self.wall())
-    }
-
-    /// Run to the end with no pacing and no interruption (tests, scripts).
-    pub fn finish(&mut self, engine: &mut Engine) -> Result<SearchResult, String> {
-        loop {
-            if let Some(r) = self.step(engine, u64::MAX / 4)? {
-                return Ok(r);
-            }
-        }
-    }
 }
 
 /// What a GUI said about time for one move (UCI `go`, xboard `st`/`level`/`time`).
@@ -355,63 +258,6 @@ pub fn plan(
     }
 }
 
-/// Start the search a [`Plan`] describes: the full build's firmware given the clock (the
-/// host then only guards its hard limit plus the stop latency), or the host's budget.
-/// Returns the search, the host's budget, and why the firmware refused the clock if it did
-/// (the host's share is used then). `tstates_per_sec`: what the plan counts in
-/// ([`Rate::for_pace`]).
-pub fn start_planned(
-    engine: &mut Engine,
-    plan: &Plan,
-    tstates_per_sec: u64,
-) -> (Search, Option<Duration>, Option<String>) {
-    if let Some((left, togo, inc)) = plan.firmware_clock {
-        match engine.set_time(left, togo, inc) {
-            Ok(b) => {
-                let hz = tstates_per_sec.max(1);
-                let guard = Duration::from_secs_f64((b.hard + STOP_LATENCY_T) as f64 / hz as f64);
-                return (Search::timed(engine, plan.depth), Some(guard), None);
-            }
-            Err(e) => {
-                return (
-                    Search::start(engine, plan.depth),
-                    plan.fallback,
-                    Some(e.to_string()),
-                )
-            }
-        }
-    }
-    (Search::start(engine, plan.depth), plan.budget, None)
-}
-
-/// The full build's transposition table filled, in permille (UCI `hashfull`): the entries
-/// (asm/craft.asm: 16 bytes each at TTAB, the move's from-square at +4, 0 = empty; the
-/// search's number at +12) this search stored, out of the table's 256. None when the build
-/// has no table or its flag (P_FLAGS bit 0) is off.
-pub fn hashfull(engine: &Engine) -> Option<u32> {
-    const ENTRIES: usize = 256;
-    if engine.build != crate::firmware::Build::Full {
-        return None;
-    }
-    let flags = super::counter(engine, "P_FLAGS")? as u8;
-    if flags & 1 == 0 {
-        return None;
-    }
-    let base = super::symbol(engine, "TTAB")? as usize;
-    let age = super::counter(engine, "TTAGE")? as u8;
-    let m = &engine.machine.bus.mem;
-    if base + ENTRIES * 16 > m.len() {
-        return None;
-    }
-    let used = (0..ENTRIES)
-        .filter(|i| {
-            let e = base + i * 16;
-            m[e + 4] != 0 && m[e + 12] == age
-        })
-        .count();
-    Some((used * 1000 / ENTRIES) as u32)
-}
-
 /// The emulator's speed on this host: T-states per wall second. Measured once (a search
 /// of the opening position on a machine of its own for about 60 ms), then kept up to date
 /// by [`Rate::observe`] from the searches that ran.
@@ -512,7 +358,7 @@ mod tests {
             true,
             100_000_000,
         );
-        assert_eq!(p.depth, super::super::MAX_DEPTH);
+        assert_eq!(p.depth, crate::session::MAX_DEPTH);
         assert_eq!(p.firmware_clock, Some((5_990_000_000, 0, 100_000_000)));
         assert!(p.note.contains("wall time"), "{}", p.note);
         let p = plan(clock, None, 2, Duration::ZERO, &host, false, 100_000_000);
