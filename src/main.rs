@@ -24,6 +24,8 @@ enum Command {
     Uci(z80chess::play::ProtocolArgs),
     /// The xboard/WinBoard protocol (CECP v2) on stdin/stdout.
     Xboard(z80chess::play::ProtocolArgs),
+    /// A protocol for scripts on stdin/stdout: `--json`, one JSON object a line each way.
+    Serve(z80chess::play::ServeArgs),
     /// Run a CP/M .COM program (e.g. the zexdoc/zexall instruction exercisers).
     Cpm {
         /// The .COM file, loaded at 0x0100.
@@ -220,6 +222,7 @@ fn main() -> ExitCode {
         Command::Play(args) => z80chess::play::cli(&args),
         Command::Uci(a) => z80chess::play::uci_cli(&a),
         Command::Xboard(a) => z80chess::play::xboard_cli(&a),
+        Command::Serve(a) => z80chess::play::serve_cli(&a),
         Command::Cpm {
             program,
             max_cycles,

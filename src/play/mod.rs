@@ -11,6 +11,7 @@
 //! [`clock::Pace`] runs the emulated Z80 at its period clock in real time (2 MHz by default) or
 //! as fast as the host can (`--turbo`), in T-state slices, so a front-end stays responsive.
 
+pub mod json;
 pub mod pgn;
 pub mod text;
 pub mod tui;
@@ -163,6 +164,28 @@ pub fn uci_cli(args: &ProtocolArgs) -> Result<(), String> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     uci::run_with(game, &lines, &mut out)
+}
+
+/// `z80chess serve`: a protocol for scripts on stdin/stdout.
+#[derive(Clone, Debug, clap::Args)]
+pub struct ServeArgs {
+    /// One JSON object a line each way (the only protocol served so far; required).
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub engine: ProtocolArgs,
+}
+
+/// Run `z80chess serve --json` on stdin/stdout.
+pub fn serve_cli(args: &ServeArgs) -> Result<(), String> {
+    if !args.json {
+        return Err("serve: choose the protocol: --json (one JSON object a line each way)".into());
+    }
+    let game = args.engine.game()?;
+    let lines = stdin_lines();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    json::run_with(game, &lines, &mut out)
 }
 
 /// Run `z80chess xboard` on stdin/stdout.
