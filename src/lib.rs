@@ -2,6 +2,7 @@
 //! a Sargon-style chess program that runs on it.
 
 pub mod asm;
+pub mod chess;
 pub mod cli;
 pub mod cpm;
 pub mod debug;

@@ -130,7 +130,7 @@ enum Command {
     },
     /// Fit the full build's knowledge weights to the results of played games (Texel's method):
     /// prints what each weight is worth and writes a parameter file.
-    Tune(z80chess::firmware::tune::TuneArgs),
+    Tune(z80chess::cli::tune::TuneArgs),
     /// Step-debug the firmware (or an assembly program) at the source level.
     Debug(z80chess::debug::DebugArgs),
     /// Profile one search: calls and T-states per routine, collapsed stacks.
@@ -287,7 +287,7 @@ fn main() -> ExitCode {
                 .map(|s| print!("{s}"))
                 .map_err(|e| e.to_string())
         }
-        Command::Tune(args) => z80chess::firmware::tune::cli(&args)
+        Command::Tune(args) => z80chess::cli::tune::cli(&args)
             .map(|s| print!("{s}"))
             .map_err(|e| e.to_string()),
         Command::Debug(args) => z80chess::debug::cli(&args),
@@ -304,7 +304,7 @@ fn main() -> ExitCode {
             } else {
                 PathBuf::from(env!("CARGO_MANIFEST_DIR"))
             };
-            z80chess::firmware::rom::cli(&root, check)
+            z80chess::cli::roms::cli(&root, check)
         }
     };
     match result {

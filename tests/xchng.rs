@@ -20,13 +20,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use z80chess::cli::xchng::{z80_array_exchange, z80_exchange};
 use z80chess::firmware::{mailbox, Build, Engine};
 use z80chess::reference::attack::{self, Filling};
-use z80chess::reference::compare::{self, hex, square_chain, unit_cp, Chain, Class};
+use z80chess::chess::{self, Attackers};
+use z80chess::reference::compare::{self, square_chain, unit_cp, Chain, Class};
 use z80chess::reference::see;
 use z80chess::reference::xchng::{self, PVALUE};
 
 const DATA: &str = "../shared/data/chess";
 const FIG4: &str = "r1r3k1/pp1nqb1p/5pp1/1PNp4/1Q1Pn3/3BP2P/3N1PP1/1RR3K1 w - - 5 24";
-const FIG4_ARRAY: [u8; 14] = [3, 0, 0x33, 0x03, 0, 0, 0, 2, 1, 0, 0, 0, 9, 0];
+const FIG4_ARRAY: Attackers = Attackers([3, 0, 0x33, 0x03, 0, 0, 0, 2, 1, 0, 0, 0, 9, 0]);
 
 fn engine(build: Build) -> Engine {
     Engine::new(build).expect("boot")
@@ -107,14 +108,14 @@ fn figure_4_on_the_z80() {
         // The references say the same.
         let model = attack::atklst(pos.board(), Square::E4, Filling::from(build));
         assert_eq!(model.atklst, FIG4_ARRAY, "{build}: attack model");
-        let x = xchng::xchng(0x82, &FIG4_ARRAY, build == Build::B1978);
+        let x = xchng::xchng(chess::Piece(0x82), &FIG4_ARRAY, build == Build::B1978);
         assert_eq!(
             (x.trace, x.residue),
             (trace.clone(), residue),
             "{build}: listing model"
         );
         // And 'Y' on the bare array.
-        let (r, t) = z80_array_exchange(&mut e, 0x82, &FIG4_ARRAY).unwrap();
+        let (r, t) = z80_array_exchange(&mut e, chess::Piece(0x82), &FIG4_ARRAY).unwrap();
         assert_eq!(
             (r, t),
             (residue, trace),
@@ -122,7 +123,7 @@ fn figure_4_on_the_z80() {
         );
         println!(
             "{build}: {} -> trace {:?}, residue {}",
-            hex(&z.atklst),
+            z.atklst.hex(),
             z.trace,
             z.residue
         );
@@ -206,7 +207,7 @@ fn slot() -> impl Strategy<Value = u8> {
 }
 
 /// A well-formed array: each count is the number of values in its section.
-fn array() -> impl Strategy<Value = [u8; 14]> {
+fn array() -> impl Strategy<Value = Attackers> {
     (prop::array::uniform6(slot()), prop::array::uniform6(slot())).prop_map(|(w, b)| {
         let mut a = [0u8; 14];
         for (base, s) in [(0usize, w), (7, b)] {
@@ -217,7 +218,7 @@ fn array() -> impl Strategy<Value = [u8; 14]> {
             }
             a[base] = n;
         }
-        a
+        Attackers(a)
     })
 }
 
@@ -255,8 +256,8 @@ fn xchng_on_random_arrays_matches_the_listing() {
         let lookahead = AtomicUsize::new(0);
         runner
             .run(&(array(), 1u8..=6, any::<bool>()), |(a, t, black)| {
-                let piece = t | if black { 0x80 } else { 0 };
-                prop_assert!(xchng::well_formed(&a));
+                let piece = chess::Piece(t | if black { 0x80 } else { 0 });
+                prop_assert!(a.well_formed());
                 let (r, trace) = z80_array_exchange(&mut e.borrow_mut(), piece, &a)
                     .map_err(TestCaseError::fail)?;
                 let x = xchng::xchng(piece, &a, doubled);
@@ -268,8 +269,8 @@ fn xchng_on_random_arrays_matches_the_listing() {
                     (x.residue, &x.trace),
                     "{} piece {:02X} array {}",
                     build,
-                    piece,
-                    hex(&a)
+                    piece.byte(),
+                    a.hex()
                 );
                 Ok(())
             })
@@ -382,8 +383,7 @@ fn check_position(pos: &Chess, engines: &mut [Engine], stats: &Stats) -> Result<
                 .command(b'A', &[mailbox(sq)])
                 .map_err(|m| TestCaseError::fail(m.to_string()))?;
             prop_assert_eq!(r.len(), 14);
-            let mut z80 = [0u8; 14];
-            z80.copy_from_slice(&r);
+            let z80 = Attackers::from_slice(&r).expect("14 bytes");
             // 'X' on an occupied square: the same array, then XCHNG's residue.
             let residue = match board.piece_at(sq) {
                 None => None,
@@ -392,7 +392,7 @@ fn check_position(pos: &Chess, engines: &mut [Engine], stats: &Stats) -> Result<
                         .command(b'X', &[mailbox(sq)])
                         .map_err(|m| TestCaseError::fail(m.to_string()))?;
                     prop_assert_eq!(r.len(), 15);
-                    prop_assert_eq!(&r[..14], &z80[..], "'X' and 'A' fill ATKLST alike");
+                    prop_assert_eq!(&r[..14], &z80.bytes()[..], "'X' and 'A' fill ATKLST alike");
                     Some(r[14])
                 }
             };
@@ -402,8 +402,8 @@ fn check_position(pos: &Chess, engines: &mut [Engine], stats: &Stats) -> Result<
                 build,
                 fen_of(pos),
                 sq,
-                hex(&z80),
-                hex(&model.atklst),
+                z80.hex(),
+                model.atklst.hex(),
                 pins,
                 model.found
             );
@@ -580,7 +580,7 @@ fn attack_with_pins() {
         let pins: Vec<(String, i8)> = attack::pins_of(pos.board(), Filling::Article)
             .iter()
             .map(|p| {
-                let sq = z80chess::firmware::square_of(p.square).unwrap();
+                let sq = p.square;
                 (sq.to_string(), p.dir)
             })
             .collect();

@@ -1,52 +1,16 @@
 //! `z80chess search`: one search by the Z80 firmware, with what it cost.
 
-use crate::firmware::{parse_fen, sargon, Build, Engine, FwMove, Score, SearchKind};
+use crate::firmware::{sargon, Build, Engine, FwMove, Score, SearchKind};
 use crate::machine::PERIOD_HZ;
-use shakmaty::{uci::UciMove, Chess, Position};
+use shakmaty::{Chess, Position};
 
-/// Replay UCI moves from the start; errors name the move and why.
-pub fn replay(moves: &str) -> Result<Chess, String> {
-    let mut pos = Chess::default();
-    for (i, text) in moves.split_whitespace().enumerate() {
-        let uci: UciMove = text
-            .parse()
-            .map_err(|e| format!("move {} '{text}': not a UCI move ({e})", i + 1))?;
-        let m = uci
-            .to_move(&pos)
-            .map_err(|e| format!("move {} '{text}': illegal here ({e})", i + 1))?;
-        pos.play_unchecked(m);
-    }
-    Ok(pos)
-}
-
-/// Put the position into the engine: a FEN by the 1978 convention, or moves replayed inside
-/// the firmware (so moved bits, en passant and the move number evolve as in a game).
+/// [`sargon::prepare`], its error as the command line's text.
 pub fn prepare(
     engine: &mut Engine,
     fen: Option<&str>,
     moves: Option<&str>,
 ) -> Result<Chess, String> {
-    match (fen, moves) {
-        (Some(_), Some(_)) => Err("give --fen or --moves, not both".into()),
-        (Some(f), None) => {
-            let pos = parse_fen(f).map_err(|e| e.to_string())?;
-            sargon::load(engine, &pos).map_err(|e| e.to_string())?;
-            Ok(pos)
-        }
-        (None, m) => {
-            let pos = replay(m.unwrap_or(""))?;
-            engine.new_game().map_err(|e| e.to_string())?;
-            let mut p = Chess::default();
-            for text in m.unwrap_or("").split_whitespace() {
-                let mv = text.parse::<UciMove>().unwrap().to_move(&p).unwrap();
-                engine
-                    .play(FwMove::from_move(&mv))
-                    .map_err(|e| e.to_string())?;
-                p.play_unchecked(mv);
-            }
-            Ok(pos)
-        }
-    }
+    sargon::prepare(engine, fen, moves).map_err(|e| e.to_string())
 }
 
 /// The score byte in words: 80h is the root's value.

@@ -4,8 +4,9 @@
 //!
 //! The functions that run the firmware under the observer are public: the tests use them.
 
+use crate::chess::{Attackers, Colour, Piece};
 use crate::disasm::Symbols;
-use crate::firmware::{mailbox, parse_fen, square_of, Build, Engine};
+use crate::firmware::{mailbox, parse_fen, Build, Engine};
 use crate::machine::{Observer, StopReason};
 use crate::reference::attack::{self, Filling, Found, Placed};
 use crate::reference::compare::{self, unit_cp};
@@ -18,7 +19,7 @@ use shakmaty::{Chess, Color, Position, Role, Square};
 /// What the firmware answered to `'X'`, and the residue XCHNG stored at each iteration.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Z80Exchange {
-    pub atklst: [u8; 14],
+    pub atklst: Attackers,
     /// The residue byte (0 on an empty square: the firmware does not run XCHNG there).
     pub residue: u8,
     /// E' each time XCHNG passed the instruction after XC20's `LD E,A`.
@@ -108,10 +109,8 @@ pub fn z80_exchange(engine: &mut Engine, sq: Square) -> Result<Z80Exchange, Stri
             out.len()
         ));
     }
-    let mut atklst = [0u8; 14];
-    atklst.copy_from_slice(&out[1..15]);
     Ok(Z80Exchange {
-        atklst,
+        atklst: Attackers::from_slice(&out[1..15]).expect("16 bytes hold 14 from the second"),
         residue: out[15],
         trace: probe.seen,
     })
@@ -120,15 +119,15 @@ pub fn z80_exchange(engine: &mut Engine, sq: Square) -> Result<Z80Exchange, Stri
 /// `'Y'`: XCHNG on a given array for `piece`; (residue, trace).
 pub fn z80_array_exchange(
     engine: &mut Engine,
-    piece: u8,
-    array: &[u8; 14],
+    piece: Piece,
+    array: &Attackers,
 ) -> Result<(u8, Vec<u8>), String> {
     let mut probe = Probe {
         at: residue_probe(engine.build)?,
         seen: Vec::new(),
     };
-    let mut bytes = vec![b'Y', piece];
-    bytes.extend_from_slice(array);
+    let mut bytes = vec![b'Y', piece.byte()];
+    bytes.extend_from_slice(array.bytes());
     let out = command_observed(engine, &bytes, &mut probe)?;
     if out.len() != 2 {
         return Err(format!(
@@ -139,20 +138,11 @@ pub fn z80_array_exchange(
     Ok((out[1], probe.seen))
 }
 
-/// A square from `e4` or a mailbox index (21..98).
+/// A square from `e4` or a mailbox index (21..98): the crate's one square parser.
 pub fn parse_square(s: &str) -> Result<Square, String> {
-    let t = s.trim();
-    if let Ok(sq) = t.to_ascii_lowercase().parse::<Square>() {
-        return Ok(sq);
-    }
-    if let Ok(n) = t.parse::<u8>() {
-        if let Some(sq) = square_of(n) {
-            return Ok(sq);
-        }
-    }
-    Err(format!(
-        "bad square '{s}': expected a1..h8 or a mailbox index 21..98 (a1 = 21, h8 = 98)"
-    ))
+    s.parse::<crate::chess::Square>()
+        .map(Square::from)
+        .map_err(|e| e.to_string())
 }
 
 fn colour_name(c: Color) -> &'static str {
@@ -227,18 +217,8 @@ fn describe_section(name: &str, s: &[u8]) -> String {
     out
 }
 
-fn sq_name(i: u8) -> String {
-    square_of(i).map_or(format!("#{i}"), |s| s.to_string())
-}
-
 fn found_line(f: &Found) -> String {
-    let piece = f.piece;
-    let letter = b" PNBRQK"[(piece & 7) as usize] as char;
-    let letter = if piece & 0x80 != 0 {
-        letter.to_ascii_lowercase()
-    } else {
-        letter
-    };
+    let letter = f.piece.char().unwrap_or('?');
     let place = match f.placed {
         Placed::Slot { index, high } => format!(
             "{} {} {}",
@@ -251,7 +231,7 @@ fn found_line(f: &Found) -> String {
     };
     format!(
         "{letter}{} (line {:+}{}) -> {place}",
-        sq_name(f.square),
+        f.square,
         f.dir,
         if f.behind_queen {
             ", behind the queen"
@@ -307,8 +287,8 @@ pub fn cli(fen: &str, square: &str, build: Build) -> Result<(), String> {
     );
     println!();
     println!("ATKLST as the firmware filled it (PINFND, then ATTACK with ATKSAV):");
-    print!("{}", describe_section("White", &z.atklst[..7]));
-    print!("{}", describe_section("Black", &z.atklst[7..]));
+    print!("{}", describe_section("White", z.atklst.section(Colour::White)));
+    print!("{}", describe_section("Black", z.atklst.section(Colour::Black)));
 
     let filling = Filling::from(build);
     let pins = attack::pins_of(board, filling);
@@ -318,7 +298,7 @@ pub fn cli(fen: &str, square: &str, build: Build) -> Result<(), String> {
     } else {
         let list: Vec<String> = pins
             .iter()
-            .map(|p| format!("{} (line {:+})", sq_name(p.square), p.dir))
+            .map(|p| format!("{} (line {:+})", p.square, p.dir))
             .collect();
         println!("pins      {}", list.join(", "));
     }
@@ -333,7 +313,7 @@ pub fn cli(fen: &str, square: &str, build: Build) -> Result<(), String> {
     if model.atklst != z.atklst {
         println!(
             "MODEL DIFFERS: the reference model fills {}",
-            compare::hex(&model.atklst)
+            model.atklst.hex()
         );
     }
     println!();

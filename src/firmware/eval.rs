@@ -395,7 +395,7 @@ pub fn cli(
         let pf = super::params::ParamFile::load(p).map_err(|e| e.to_string())?;
         engine.load_params(&pf).map_err(|e| e.to_string())?;
     }
-    crate::cli::search::prepare(&mut engine, fen, moves)?;
+    super::sargon::prepare(&mut engine, fen, moves).map_err(|e| e.to_string())?;
     let e = engine.eval().map_err(|e| e.to_string())?;
     Ok(e.report())
 }

@@ -20,13 +20,12 @@ use shakmaty::{Chess, Position};
 use std::fmt;
 use thiserror::Error;
 
-/// Which program the ROM holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+/// Which program the ROM holds (named on command lines by [`Build::name`]; `cli::build`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Build {
     /// The rules of the Spracklens' BYTE article.
     Article,
     /// The published 1978 program's choices.
-    #[value(name = "1978")]
     B1978,
     /// The article's program with 16-bit scores and scoring parameter blocks, on a machine
     /// with expansion memory: the frame of the later knowledge and search issues.

@@ -8,8 +8,8 @@
 //!   max(2, (squares of ranks 1, 2, 7, 8 that differ from the initial position) / 2), or the
 //!   FEN's full-move number when that is larger than 1.
 
-use super::{Engine, FirmwareError, FwMove};
-use shakmaty::{Chess, Position, Rank, Square};
+use super::{parse_fen, Engine, FirmwareError, FwMove};
+use shakmaty::{uci::UciMove, Chess, Position, Rank, Square};
 
 /// The move number the 1978 convention gives a position.
 pub fn move_number(pos: &Chess) -> u8 {
@@ -64,4 +64,72 @@ fn same(a: &Chess, b: &Chess) -> bool {
     a.board() == b.board()
         && a.turn() == b.turn()
         && a.castles().castling_rights() == b.castles().castling_rights()
+}
+
+/// Why a position given as a FEN or as moves could not be put into the engine.
+#[derive(Debug, thiserror::Error)]
+pub enum PrepareError {
+    #[error("give --fen or --moves, not both")]
+    Both,
+    #[error("move {number} '{text}': not a UCI move ({reason})")]
+    NotUci {
+        number: usize,
+        text: String,
+        reason: String,
+    },
+    #[error("move {number} '{text}': illegal here ({reason})")]
+    Illegal {
+        number: usize,
+        text: String,
+        reason: String,
+    },
+    #[error(transparent)]
+    Firmware(#[from] FirmwareError),
+}
+
+/// The moves (UCI, spaces between) played from the initial position, each checked.
+pub fn replay(moves: &str) -> Result<(Chess, Vec<shakmaty::Move>), PrepareError> {
+    let mut pos = Chess::default();
+    let mut played = Vec::new();
+    for (i, text) in moves.split_whitespace().enumerate() {
+        let uci: UciMove = text.parse().map_err(|e| PrepareError::NotUci {
+            number: i + 1,
+            text: text.to_string(),
+            reason: format!("{e}"),
+        })?;
+        let m = uci.to_move(&pos).map_err(|e| PrepareError::Illegal {
+            number: i + 1,
+            text: text.to_string(),
+            reason: format!("{e}"),
+        })?;
+        pos.play_unchecked(m);
+        played.push(m);
+    }
+    Ok((pos, played))
+}
+
+/// Put a position into the engine: a FEN by the 1978 convention ([`load`]), or moves from
+/// the initial position replayed inside the firmware (so moved bits, en passant and the move
+/// number evolve as in a game). Neither: the initial position.
+pub fn prepare(
+    engine: &mut Engine,
+    fen: Option<&str>,
+    moves: Option<&str>,
+) -> Result<Chess, PrepareError> {
+    match (fen, moves) {
+        (Some(_), Some(_)) => Err(PrepareError::Both),
+        (Some(f), None) => {
+            let pos = parse_fen(f)?;
+            load(engine, &pos)?;
+            Ok(pos)
+        }
+        (None, m) => {
+            let (pos, played) = replay(m.unwrap_or(""))?;
+            engine.new_game()?;
+            for mv in &played {
+                engine.play(FwMove::from_move(mv))?;
+            }
+            Ok(pos)
+        }
+    }
 }

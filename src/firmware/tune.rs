@@ -26,7 +26,7 @@
 
 use super::params::{def, Block, ParamFile};
 use super::{sargon, Build, Engine};
-use crate::matchplay::openings::parse_pgn;
+use crate::chess::pgn::parse_pgn;
 use shakmaty::{Chess, Position};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -118,24 +118,19 @@ pub enum TuneError {
     },
 }
 
-/// `z80chess tune`.
-#[derive(clap::Args, Debug)]
-pub struct TuneArgs {
-    /// PGN files of finished games (e.g. written by `match --pgn`)
-    #[arg(required = true)]
+/// What to tune and from what (the `z80chess tune` command's arguments, `cli::tune`).
+#[derive(Clone, Debug, Default)]
+pub struct TuneOptions {
+    /// PGN files of finished games.
     pub pgn: Vec<PathBuf>,
-    /// The starting weights (default: the ROM's); the output is this file with the tuned
-    /// weights set in every block
-    #[arg(long)]
+    /// The starting weights (None: the ROM's); the output is this file with the tuned weights
+    /// set in every block.
     pub params: Option<PathBuf>,
-    /// The weights to tune, by name, comma-separated (default: the --top that matter most)
-    #[arg(long, value_delimiter = ',')]
+    /// The weights to tune, by name (empty: the `top` that matter most).
     pub weights: Vec<String>,
-    /// How many weights to tune when --weights is not given
-    #[arg(long, default_value_t = 10)]
+    /// How many weights to tune when `weights` is empty.
     pub top: usize,
-    /// Write the tuned parameter file here (default: print it after the report)
-    #[arg(long)]
+    /// Write the tuned parameter file here (None: append it to the report).
     pub out: Option<PathBuf>,
 }
 
@@ -325,8 +320,8 @@ fn player_key(name: &str) -> String {
     name.split(':').next().unwrap_or(name).to_string()
 }
 
-/// `z80chess tune`: the report, and the tuned file (written to `--out` or appended).
-pub fn cli(args: &TuneArgs) -> Result<String, TuneError> {
+/// `z80chess tune`: the report, and the tuned file (written to `out` or appended).
+pub fn tune(args: &TuneOptions) -> Result<String, TuneError> {
     let mut engine = Engine::new(Build::Full)?;
     let mut base = ParamFile::default();
     if let Some(p) = &args.params {

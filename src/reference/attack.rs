@@ -1,9 +1,10 @@
 //! ATTACK in evaluation mode, ATKSAV, PNCK and PINFND as a plain Rust model, written from the
 //! documents (the BYTE article, `../shared/design/sargon-1978.md` §2.3 and §2.7, and the filling
-//! rules at the top of the ATTACK part of `asm/attack.asm`), not from the Z80 code.
+//! rules at the top of the ATTACK part of `asm/attack.asm`), not from the Z80 code; it imports
+//! only the crate's chess vocabulary (`crate::chess`), nothing of the firmware.
 //!
-//! The model works on the 10×12 mailbox (a1 = 21, h8 = 98) with Sargon's piece bytes (bit 7
-//! black, bits 2-0 type) and scans in the order of Sargon's direction table:
+//! The model works on the 10×12 mailbox (a1 = 21, h8 = 98, [`Square`]) with Sargon's piece bytes
+//! ([`Piece`]: bit 7 black, bits 2-0 type) and scans in the order of Sargon's direction table:
 //! diagonals +9 +11 −11 −9, orthogonals +10 −10 +1 −1, knight jumps −21 −12 +8 +19 +21 +12 −8 −19.
 //!
 //! ATTACK, per sliding line, outward from the square:
@@ -22,18 +23,19 @@
 //! Where the documents are silent, the model's choice is written down at that spot.
 
 use super::xchng::PVALUE;
-use crate::firmware::mailbox;
-use shakmaty::{Board, Color, Role, Square};
+use crate::chess::attackers::{high as hi, low as lo};
+use crate::chess::{piece, Attackers, Colour, Piece, PieceType, Square};
+use shakmaty::{Board, Color, Role};
 
 /// Off the board in the mailbox.
-pub const OFF: u8 = 0xFF;
-pub const BLACK: u8 = 0x80;
-pub const PAWN: u8 = 1;
-pub const KNIGHT: u8 = 2;
-pub const BISHOP: u8 = 3;
-pub const ROOK: u8 = 4;
-pub const QUEEN: u8 = 5;
-pub const KING: u8 = 6;
+pub const OFF: u8 = piece::OFF;
+const BLACK: u8 = Piece::BLACK;
+const PAWN: u8 = PieceType::Pawn.bits();
+const KNIGHT: u8 = PieceType::Knight.bits();
+const BISHOP: u8 = PieceType::Bishop.bits();
+const ROOK: u8 = PieceType::Rook.bits();
+const QUEEN: u8 = PieceType::Queen.bits();
+const KING: u8 = PieceType::King.bits();
 
 /// The sliding lines in Sargon's order: 4 diagonals, then 4 orthogonals.
 pub const LINES: [i8; 8] = [9, 11, -11, -9, 10, -10, 1, -1];
@@ -50,34 +52,18 @@ pub enum Filling {
     B1978,
 }
 
-impl From<crate::firmware::Build> for Filling {
-    fn from(b: crate::firmware::Build) -> Filling {
-        match b {
-            crate::firmware::Build::Article | crate::firmware::Build::Full => Filling::Article,
-            crate::firmware::Build::B1978 => Filling::B1978,
-        }
-    }
-}
-
 /// The board as Sargon's mailbox: 120 bytes, 0 empty, FFh off the board, otherwise colour|type.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mailbox(pub [u8; 120]);
 
-/// Sargon's type number of a role.
+/// Sargon's type number of a role (the index into [`PVALUE`]).
 pub fn type_of(role: Role) -> u8 {
-    match role {
-        Role::Pawn => PAWN,
-        Role::Knight => KNIGHT,
-        Role::Bishop => BISHOP,
-        Role::Rook => ROOK,
-        Role::Queen => QUEEN,
-        Role::King => KING,
-    }
+    PieceType::from(role).bits()
 }
 
 /// A piece byte (colour|type) of a shakmaty piece.
-pub fn piece_byte(color: Color, role: Role) -> u8 {
-    type_of(role) | if color == Color::Black { BLACK } else { 0 }
+pub fn piece_byte(color: Color, role: Role) -> Piece {
+    Piece::new(color.into(), role.into())
 }
 
 impl Mailbox {
@@ -89,7 +75,7 @@ impl Mailbox {
             }
         }
         for (sq, p) in board.iter() {
-            m[mailbox(sq) as usize] = piece_byte(p.color, p.role);
+            m[Square::from(sq).mailbox() as usize] = Piece::from(p).byte();
         }
         Mailbox(m)
     }
@@ -103,7 +89,7 @@ impl Mailbox {
 /// outward (towards the pinner).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pin {
-    pub square: u8,
+    pub square: Square,
     pub dir: i8,
 }
 
@@ -152,8 +138,8 @@ pub enum Placed {
 /// One attacker ATTACK found, in the order it found them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Found {
-    pub square: u8,
-    pub piece: u8,
+    pub square: Square,
+    pub piece: Piece,
     /// The step from the attacked square towards it (the line, or the knight jump).
     pub dir: i8,
     /// It attacks through a queen on its line.
@@ -164,25 +150,18 @@ pub struct Found {
 /// ATKLST and how it was filled.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Attack {
-    pub atklst: [u8; 14],
+    pub atklst: Attackers,
     pub found: Vec<Found>,
 }
 
 /// PNCK: may the piece on `square` attack along `dir`, given the pins?
-pub fn pnck(pins: &[Pin], square: u8, dir: i8) -> bool {
+pub fn pnck(pins: &[Pin], square: Square, dir: i8) -> bool {
     let mut entries = pins.iter().filter(|p| p.square == square);
     match (entries.next(), entries.next()) {
         (None, _) => true,
         (Some(p), None) => p.dir == dir || p.dir == -dir,
         (Some(_), Some(_)) => false, // pinned twice
     }
-}
-
-fn lo(b: u8) -> u8 {
-    b & 0x0F
-}
-fn hi(b: u8) -> u8 {
-    b >> 4
 }
 
 /// RLD with A = v: the new value low, the low nibble up (the high one leaves).
@@ -193,20 +172,20 @@ fn rld(b: &mut u8, v: u8) {
 /// ATKSAV: add the attacker on `square` to its side's section.
 fn atksav(
     m: &Mailbox,
-    atk: &mut [u8; 14],
+    atk: &mut Attackers,
     pins: &[Pin],
     filling: Filling,
-    square: u8,
+    square: Square,
     dir: i8,
     behind_queen: bool,
 ) -> Placed {
     if !pins.is_empty() && !pnck(pins, square, dir) {
         return Placed::Pinned;
     }
-    let p = m.at(square);
+    let p = m.at(square.mailbox());
     let t = p & 7;
     let v = PVALUE[t as usize];
-    let base = if p & BLACK != 0 { 7 } else { 0 };
+    let base = Attackers::base(Colour::of_byte(p));
     let slot = base + if behind_queen { QUEEN } else { t } as usize;
     let king = base + KING as usize;
     let placed = match filling {
@@ -305,14 +284,14 @@ fn atksav(
 }
 
 /// ATTACK in evaluation mode: every attacker of `square`, of both colours, given the pin list.
-pub fn attack(m: &Mailbox, square: u8, pins: &[Pin], filling: Filling) -> Attack {
-    let mut atk = [0u8; 14];
+pub fn attack(m: &Mailbox, square: Square, pins: &[Pin], filling: Filling) -> Attack {
+    let mut atk = Attackers::default();
     let mut found = Vec::new();
     for (k, &dir) in LINES.iter().enumerate() {
         let diagonal = k < 4;
         let mut first: Option<u8> = None; // colour of the first piece seen
         let mut queen = false;
-        let mut at = square;
+        let mut at = square.mailbox();
         let mut dist = 0;
         loop {
             at = (at as i16 + dir as i16) as u8;
@@ -321,9 +300,10 @@ pub fn attack(m: &Mailbox, square: u8, pins: &[Pin], filling: Filling) -> Attack
             if p == 0 {
                 continue;
             }
-            if p == OFF {
+            // OFF is the border: the line ends there.
+            let (false, Some(sq)) = (p == OFF, Square::from_mailbox(at)) else {
                 break;
-            }
+            };
             let colour = p & BLACK;
             if first.is_some_and(|c| c != colour) {
                 break;
@@ -343,10 +323,10 @@ pub fn attack(m: &Mailbox, square: u8, pins: &[Pin], filling: Filling) -> Attack
             if !attacks {
                 break;
             }
-            let placed = atksav(m, &mut atk, pins, filling, at, dir, queen);
+            let placed = atksav(m, &mut atk, pins, filling, sq, dir, queen);
             found.push(Found {
-                square: at,
-                piece: p,
+                square: sq,
+                piece: Piece(p),
                 dir,
                 behind_queen: queen,
                 placed,
@@ -360,13 +340,13 @@ pub fn attack(m: &Mailbox, square: u8, pins: &[Pin], filling: Filling) -> Attack
         }
     }
     for &dir in &JUMPS {
-        let at = (square as i16 + dir as i16) as u8;
+        let at = (square.mailbox() as i16 + dir as i16) as u8;
         let p = m.at(at);
-        if p != OFF && p & 7 == KNIGHT {
-            let placed = atksav(m, &mut atk, pins, filling, at, dir, false);
+        if let (false, KNIGHT, Some(sq)) = (p == OFF, p & 7, Square::from_mailbox(at)) {
+            let placed = atksav(m, &mut atk, pins, filling, sq, dir, false);
             found.push(Found {
-                square: at,
-                piece: p,
+                square: sq,
+                piece: Piece(p),
                 dir,
                 behind_queen: false,
                 placed,
@@ -397,7 +377,7 @@ pub fn pinfnd(m: &Mailbox, royals: &Royals, filling: Filling) -> Vec<Pin> {
         }
         for (k, &dir) in LINES.iter().enumerate() {
             let diagonal = k < 4;
-            let mut candidate: Option<u8> = None;
+            let mut candidate: Option<Square> = None;
             let mut at = from;
             loop {
                 at = (at as i16 + dir as i16) as u8;
@@ -412,7 +392,7 @@ pub fn pinfnd(m: &Mailbox, royals: &Royals, filling: Filling) -> Vec<Pin> {
                     if candidate.is_some() {
                         break; // a second friend: no pin
                     }
-                    candidate = Some(at);
+                    candidate = Square::from_mailbox(at);
                     continue;
                 }
                 let Some(c) = candidate else {
@@ -424,13 +404,12 @@ pub fn pinfnd(m: &Mailbox, royals: &Royals, filling: Filling) -> Vec<Pin> {
                         // An enemy queen pinning against our queen counts only while our queen
                         // has no more defenders than attackers (a full ATTACK with the pins
                         // found so far decides).
-                        let a = attack(m, from, &pins, filling).atklst;
-                        let (ours, theirs) = if royal & BLACK != 0 {
-                            (a[7], a[0])
-                        } else {
-                            (a[0], a[7])
+                        let Some(at_royal) = Square::from_mailbox(from) else {
+                            break;
                         };
-                        ours <= theirs
+                        let a = attack(m, at_royal, &pins, filling).atklst;
+                        let ours = Colour::of_byte(royal);
+                        a.count(ours) <= a.count(!ours)
                     }
                     QUEEN => true,
                     BISHOP => diagonal,
@@ -449,16 +428,16 @@ pub fn pinfnd(m: &Mailbox, royals: &Royals, filling: Filling) -> Vec<Pin> {
 
 /// The `'A'` command's work on a position: PINFND from the set-up's kings and queens, then
 /// ATTACK on `sq`.
-pub fn atklst(board: &Board, sq: Square, filling: Filling) -> Attack {
+pub fn atklst(board: &Board, sq: shakmaty::Square, filling: Filling) -> Attack {
     let m = Mailbox::from_board(board);
     let pins = pinfnd(&m, &Royals::after_setup(&m), filling);
-    attack(&m, mailbox(sq), &pins, filling)
+    attack(&m, sq.into(), &pins, filling)
 }
 
 /// The same without pins (as if PINFND had found none).
-pub fn atklst_unpinned(board: &Board, sq: Square, filling: Filling) -> Attack {
+pub fn atklst_unpinned(board: &Board, sq: shakmaty::Square, filling: Filling) -> Attack {
     let m = Mailbox::from_board(board);
-    attack(&m, mailbox(sq), &[], filling)
+    attack(&m, sq.into(), &[], filling)
 }
 
 /// The pin list PINFND builds for a set-up position.
@@ -471,7 +450,7 @@ pub fn pins_of(board: &Board, filling: Filling) -> Vec<Pin> {
 mod tests {
     use super::*;
     use shakmaty::fen::Fen;
-    use shakmaty::{CastlingMode, Chess, Position};
+    use shakmaty::{CastlingMode, Chess, Position, Square};
 
     fn board(fen: &str) -> Board {
         let pos: Chess = fen
@@ -495,13 +474,13 @@ mod tests {
         // White Qd2 with Rd1 behind her on the d-file: the queen byte is [R|Q].
         let b = board("4k3/8/8/3p4/8/8/3Q4/3RK3 w - - 0 1");
         let a = atklst(&b, Square::D5, Filling::Article).atklst;
-        assert_eq!(a[..7], [2, 0, 0, 0, 0, 0x59, 0]);
+        assert_eq!(a.section(Colour::White), [2, 0, 0, 0, 0, 0x59, 0]);
         // Kc7 next to d8 (found first, on a diagonal), then Qd7, Rd6, Rd5 on the file: the
         // second rook behind the queen goes into the king byte, pushing the king up: [K|R].
         let b = board("3n3k/2KQ4/3R4/3R4/8/8/8/8 w - - 0 1");
         for f in [Filling::Article, Filling::B1978] {
             let a = atklst(&b, Square::D8, f).atklst;
-            assert_eq!(a[..7], [4, 0, 0, 0, 0, 0x59, 0xA5], "{f:?}");
+            assert_eq!(a.section(Colour::White), [4, 0, 0, 0, 0, 0x59, 0xA5], "{f:?}");
         }
     }
 
@@ -513,7 +492,7 @@ mod tests {
         assert_eq!(
             pins,
             vec![Pin {
-                square: 35,
+                square: "e2".parse().unwrap(),
                 dir: 10
             }]
         );

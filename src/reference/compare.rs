@@ -15,10 +15,21 @@
 
 use super::attack::{self, Filling};
 use super::see;
-use super::xchng::{self, section_values, How, PVALUE};
+use super::xchng::{self, How, PVALUE};
+use crate::chess::{Attackers, Colour};
 use crate::firmware::Build;
 use shakmaty::{Board, Chess, Color, Move, Position, Rank, Role, Square};
 use std::fmt;
+
+/// Which filling rule a firmware build follows (the model in [`attack`] knows rules, not builds).
+impl From<Build> for Filling {
+    fn from(b: Build) -> Filling {
+        match b {
+            Build::Article | Build::Full => Filling::Article,
+            Build::B1978 => Filling::B1978,
+        }
+    }
+}
 
 /// Why two steps of a chain differ.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -246,18 +257,16 @@ fn king_priced(list: &[i32]) -> Vec<i32> {
 }
 
 /// The (capturers, recapturers) value lists of an array, in NEXTAD's order, centipawns.
-fn lists(array: &[u8; 14], attacker: Color) -> (Vec<i32>, Vec<i32>) {
-    let cp = |s: &[u8]| -> Vec<i32> {
-        section_values(s)
+fn lists(array: &Attackers, attacker: Color) -> (Vec<i32>, Vec<i32>) {
+    let cp = |c: Colour| -> Vec<i32> {
+        array
+            .values(c)
             .into_iter()
             .map(|v| v as i32 * 100)
             .collect()
     };
-    let (w, b) = (cp(&array[..7]), cp(&array[7..]));
-    match attacker {
-        Color::White => (w, b),
-        Color::Black => (b, w),
-    }
+    let attacker = Colour::from(attacker);
+    (cp(attacker), cp(!attacker))
 }
 
 fn values(l: &[i32]) -> String {
@@ -274,7 +283,7 @@ pub fn square_chain(
     board: &Board,
     sq: Square,
     build: Build,
-    z80_array: &[u8; 14],
+    z80_array: &Attackers,
     z80_residue: u8,
 ) -> Option<Chain> {
     let piece = board.piece_at(sq)?;
@@ -283,15 +292,15 @@ pub fn square_chain(
     let filling = Filling::from(build);
     let doubled = build == Build::B1978;
     let unit = unit_cp(build);
-    let stake = PVALUE[(byte & 7) as usize] as i32 * 100;
+    let stake = PVALUE[byte.type_bits() as usize] as i32 * 100;
 
     let mut chain = Chain::default();
     let model = attack::atklst(board, sq, filling);
     if model.atklst != *z80_array {
         chain.array_mismatch = Some(format!(
             "Z80 {} vs model {}",
-            hex(z80_array),
-            hex(&model.atklst)
+            z80_array.hex(),
+            model.atklst.hex()
         ));
     }
     chain.push(
@@ -431,13 +440,3 @@ pub fn push_forced(chain: &mut Chain, pos: &Chess, m: &Move) {
     );
 }
 
-/// The 14 bytes as hex, the two sections apart.
-pub fn hex(a: &[u8; 14]) -> String {
-    let h = |s: &[u8]| {
-        s.iter()
-            .map(|b| format!("{b:02X}"))
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    format!("{} | {}", h(&a[..7]), h(&a[7..]))
-}

@@ -12,6 +12,8 @@
 //! `doubled` is the 1978 program: every value (the piece at stake and each value NEXTAD
 //! returns) is doubled, so the residue counts half-pawns.
 
+use crate::chess::{Attackers, Piece};
+
 /// Piece values by type (0 empty, 1 P, 2 N, 3 B, 4 R, 5 Q, 6 K), article units.
 pub const PVALUE: [u8; 7] = [0, 1, 3, 3, 5, 9, 10];
 
@@ -73,7 +75,7 @@ pub struct Exchange {
     pub iterations: Vec<Iteration>,
     pub finish: Finish,
     /// The array as XCHNG left it (NEXTAD consumes it with RRD).
-    pub array: [u8; 14],
+    pub array: Attackers,
     /// How many times NEXTAD was called (the side parity C').
     pub nextad_calls: u8,
 }
@@ -89,7 +91,7 @@ impl Exchange {
 
 /// NEXTAD's state: both sections' counts and cursors, swapped on every call (Table 3).
 struct Nextad {
-    mem: [u8; 14],
+    mem: Attackers,
     /// [this side's, the other side's] count and cursor (an index into `mem`).
     count: [u8; 2],
     cursor: [usize; 2],
@@ -114,7 +116,7 @@ impl Nextad {
         // stops at the end of the array and returns 0 there.
         loop {
             self.cursor[0] += 1;
-            match self.mem.get(self.cursor[0]) {
+            match self.mem.bytes().get(self.cursor[0]) {
                 None => {
                     self.cursor[0] -= 1;
                     return 0;
@@ -136,14 +138,15 @@ impl Nextad {
 }
 
 /// XCHNG on `array` for `piece` (bit 7 colour, bits 2-0 type 0..=6).
-pub fn xchng(piece: u8, array: &[u8; 14], doubled: bool) -> Exchange {
-    let t = (piece & 7) as usize;
+pub fn xchng(piece: Piece, array: &Attackers, doubled: bool) -> Exchange {
+    let t = piece.type_bits() as usize;
     let mut stake = PVALUE.get(t).copied().unwrap_or(0);
     if doubled {
         stake = stake.wrapping_add(stake);
     }
     // HL = the defender's section, DE = the attacker's; the first NEXTAD swaps them.
-    let (def, att) = if piece & 0x80 != 0 { (7, 0) } else { (0, 7) };
+    let owner = piece.colour();
+    let (def, att) = (Attackers::base(owner), Attackers::base(!owner));
     let mut nx = Nextad {
         mem: *array,
         count: [array[def], array[att]],
@@ -234,67 +237,29 @@ pub fn xchng(piece: u8, array: &[u8; 14], doubled: bool) -> Exchange {
     }
 }
 
-/// The values NEXTAD would hand out for one section (7 bytes: count, then P N B R Q K), in
-/// order: the bytes in turn, in each the low nibble first. At most `count` values; article
-/// units (not doubled).
-pub fn section_values(section: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    let count = section.first().copied().unwrap_or(0) as usize;
-    for &byte in section.iter().skip(1) {
-        for v in [byte & 0x0F, byte >> 4] {
-            if out.len() < count && v != 0 {
-                out.push(v);
-            }
-            if v == 0 {
-                break; // RRD leaves a zero byte: NEXTAD moves on to the next one
-            }
-        }
-    }
-    out
-}
-
-/// Does every section's count equal the number of values in it, with no value sitting in a
-/// high nibble above an empty low one? (What ATKSAV produces; XCHNG is defined on these.)
-pub fn well_formed(array: &[u8; 14]) -> bool {
-    array.chunks(7).all(|s| {
-        let mut n = 0usize;
-        for &b in &s[1..] {
-            if b & 0x0F == 0 && b != 0 {
-                return false;
-            }
-            n += (b & 0x0F != 0) as usize + (b >> 4 != 0) as usize;
-        }
-        n == s[0] as usize
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     /// The article's Figure 4: a black knight on e4.
-    const FIG4: [u8; 14] = [3, 0, 0x33, 0x03, 0, 0, 0, 2, 1, 0, 0, 0, 9, 0];
+    const FIG4: Attackers = Attackers([3, 0, 0x33, 0x03, 0, 0, 0, 2, 1, 0, 0, 0, 9, 0]);
 
     #[test]
     fn figure_4() {
-        let x = xchng(0x82, &FIG4, false);
+        let x = xchng(Piece(0x82), &FIG4, false);
         assert_eq!(x.trace, vec![3, 0, 1]);
         assert_eq!(x.residue, 1);
         assert_eq!(x.finish, Finish::NoMoreDefenders);
         assert_eq!(x.iterations[2].how, How::LookAhead);
-        let y = xchng(0x82, &FIG4, true);
+        let y = xchng(Piece(0x82), &FIG4, true);
         assert_eq!(y.trace, vec![6, 0, 2]);
     }
 
     #[test]
     fn shapes() {
-        assert!(well_formed(&FIG4));
-        assert!(!well_formed(&[1, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]));
-        assert_eq!(section_values(&FIG4[..7]), vec![3, 3, 3]);
-        assert_eq!(section_values(&FIG4[7..]), vec![1, 9]);
         // Undefended: the whole piece; no attacker: nothing.
-        let a = [1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-        assert_eq!(xchng(0x85, &a, false).residue, 9);
-        assert_eq!(xchng(0x05, &a, false).residue, 0);
+        let a = Attackers([1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(xchng(Piece(0x85), &a, false).residue, 9);
+        assert_eq!(xchng(Piece(0x05), &a, false).residue, 0);
     }
 }

@@ -7,6 +7,22 @@ use clap::{Args, Subcommand};
 use shakmaty::{san::SanPlus, Chess, Color, Position};
 use std::path::PathBuf;
 
+/// `--metric dtm|pawn` (the trait lives with the command so that the library knows no clap).
+impl clap::ValueEnum for Metric {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[Metric::Dtm, Metric::Pawn]
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.suffix()).help(match self {
+            Metric::Dtm => "Distance to mate (plies), win/draw/loss: the rules of chess",
+            Metric::Pawn => {
+                "Lüscher's: plies to mate or to any promotion; a promotion is the win"
+            }
+        }))
+    }
+}
+
 /// The default directory of tables (ignored by git).
 pub const DEFAULT_DIR: &str = "tables";
 

@@ -33,12 +33,11 @@ pub use store::{Store, Table};
 pub const ILLEGAL: u8 = 255;
 
 /// What a table measures.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Metric {
     /// Distance to mate (plies), win/draw/loss: the rules of chess.
     Dtm,
     /// Lüscher's: plies to mate or to any promotion; a promotion is the win.
-    #[value(name = "pawn")]
     Pawn,
 }
 

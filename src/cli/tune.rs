@@ -1,0 +1,36 @@
+//! `z80chess tune`: the command line of [`crate::firmware::tune`].
+
+use crate::firmware::tune::{tune, TuneError, TuneOptions};
+use std::path::PathBuf;
+
+/// `z80chess tune`.
+#[derive(clap::Args, Debug)]
+pub struct TuneArgs {
+    /// PGN files of finished games (e.g. written by `match --pgn`)
+    #[arg(required = true)]
+    pub pgn: Vec<PathBuf>,
+    /// The starting weights (default: the ROM's); the output is this file with the tuned
+    /// weights set in every block
+    #[arg(long)]
+    pub params: Option<PathBuf>,
+    /// The weights to tune, by name, comma-separated (default: the --top that matter most)
+    #[arg(long, value_delimiter = ',')]
+    pub weights: Vec<String>,
+    /// How many weights to tune when --weights is not given
+    #[arg(long, default_value_t = 10)]
+    pub top: usize,
+    /// Write the tuned parameter file here (default: print it after the report)
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// The report, and the tuned file (written to `--out` or appended).
+pub fn cli(args: &TuneArgs) -> Result<String, TuneError> {
+    tune(&TuneOptions {
+        pgn: args.pgn.clone(),
+        params: args.params.clone(),
+        weights: args.weights.clone(),
+        top: args.top,
+        out: args.out.clone(),
+    })
+}
