@@ -85,7 +85,14 @@ const COMMAND_FILES: &[&str] = &[
 
 /// What clap and printing look like in code (comments and strings blanked).
 const LOUD: &[&str] = &[
-    "clap::", "println!", "eprintln!", "print!", "eprint!", "dbg!", "stdout(", "stderr(",
+    "clap::",
+    "println!",
+    "eprintln!",
+    "print!",
+    "eprint!",
+    "dbg!",
+    "stdout(",
+    "stderr(",
 ];
 
 /// The text of a file with comments, string and character literals blanked (each replaced by
@@ -391,10 +398,25 @@ fn no_module_crosses_the_table_of_allowed_imports() {
         }
         all.extend(violations(rel, &text));
     }
-    for must in ["z80", "machine", "chess", "firmware", "reference", "tablebase"] {
-        assert!(per_module.contains_key(must), "no src/{must}: {per_module:?}");
+    for must in [
+        "z80",
+        "machine",
+        "chess",
+        "firmware",
+        "reference",
+        "tablebase",
+    ] {
+        assert!(
+            per_module.contains_key(must),
+            "no src/{must}: {per_module:?}"
+        );
     }
-    assert!(all.is_empty(), "{} crossing(s):\n{}", all.len(), all.join("\n"));
+    assert!(
+        all.is_empty(),
+        "{} crossing(s):\n{}",
+        all.len(),
+        all.join("\n")
+    );
 }
 
 /// The checker sees what it must: a forbidden import (plain, grouped, through `super::`),
@@ -408,7 +430,11 @@ fn the_checker_can_fail() {
     let v = violations(Path::new("firmware/eval.rs"), bad);
     assert_eq!(v.len(), 4, "{v:#?}");
     assert!(v[0].starts_with("src/firmware/eval.rs:1: 'firmware' imports 'play'"));
-    assert!(v[1].contains(":2: 'firmware' imports 'matchplay'"), "{}", v[1]);
+    assert!(
+        v[1].contains(":2: 'firmware' imports 'matchplay'"),
+        "{}",
+        v[1]
+    );
     assert!(v.iter().any(|s| s.contains(":3: 'firmware' prints")));
     assert!(v.iter().any(|s| s.contains(":3: 'firmware' uses clap")));
     // `super::` out of a top-level module's root file is the crate root.

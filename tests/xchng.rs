@@ -17,10 +17,10 @@ use shakmaty::{
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use z80chess::chess::{self, Attackers};
 use z80chess::cli::xchng::{z80_array_exchange, z80_exchange};
 use z80chess::firmware::{mailbox, Build, Engine};
 use z80chess::reference::attack::{self, Filling};
-use z80chess::chess::{self, Attackers};
 use z80chess::reference::compare::{self, square_chain, unit_cp, Chain, Class};
 use z80chess::reference::see;
 use z80chess::reference::xchng::{self, PVALUE};

@@ -196,12 +196,12 @@ mod tests {
         assert_eq!(FIG4.values(Colour::White), vec![3, 3, 3]);
         assert_eq!(FIG4.values(Colour::Black), vec![1, 9]);
         assert!(FIG4.well_formed());
-        assert_eq!(
-            FIG4.hex(),
-            "03 00 33 03 00 00 00 | 02 01 00 00 00 09 00"
-        );
+        assert_eq!(FIG4.hex(), "03 00 33 03 00 00 00 | 02 01 00 00 00 09 00");
         assert_eq!(Attackers::from_slice(&FIG4.0[..13]), None);
-        assert_eq!(Attackers::from_slice(&[FIG4.0, [0; 14]].concat()), Some(FIG4));
+        assert_eq!(
+            Attackers::from_slice(&[FIG4.0, [0; 14]].concat()),
+            Some(FIG4)
+        );
         let mut bad = FIG4;
         bad[1] = 0x10; // a value high above an empty low nibble
         assert!(!bad.well_formed());

@@ -221,4 +221,3 @@ pub fn san_token(pos: &Chess, tok: &str) -> Result<Option<Move>, String> {
 fn fen(p: &Chess) -> String {
     Fen::from_position(p, EnPassantMode::Legal).to_string()
 }
-

@@ -156,7 +156,10 @@ mod tests {
             assert_eq!(sq.mailbox().to_string().parse::<Square>(), Ok(sq));
         }
         assert_eq!(Square::A1.offset(-1), None);
-        assert_eq!(Square::A1.offset(11).map(|s| s.to_string()), Some("b2".into()));
+        assert_eq!(
+            Square::A1.offset(11).map(|s| s.to_string()),
+            Some("b2".into())
+        );
     }
 
     #[test]

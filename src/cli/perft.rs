@@ -4,6 +4,31 @@ use crate::firmware::{parse_fen, Build, Engine, FwMove};
 use crate::machine::PERIOD_HZ;
 use std::time::Instant;
 
+use super::CliError;
+
+/// `z80chess perft`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct Args {
+    /// The position (default: the starting position).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Depth in plies.
+    #[arg(long, default_value_t = 3)]
+    pub depth: u8,
+    /// Count below each legal move.
+    #[arg(long)]
+    pub divide: bool,
+    /// Which firmware.
+    #[arg(long, value_enum, default_value_t = Build::Article)]
+    pub build: Build,
+}
+
+/// Run `z80chess perft`: a bad FEN is a bad input (3).
+pub fn run(a: &Args) -> Result<(), CliError> {
+    super::check_position(a.fen.as_deref(), None)?;
+    cli(a.fen.as_deref(), a.depth, a.divide, a.build).map_err(CliError::Run)
+}
+
 /// The starting position.
 pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 

@@ -4,6 +4,49 @@ use crate::firmware::{sargon, Build, Engine, FwMove, Score, SearchKind};
 use crate::machine::PERIOD_HZ;
 use shakmaty::{Chess, Position};
 
+use super::CliError;
+use std::path::PathBuf;
+
+/// `z80chess search`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    pub at: super::PositionArgs,
+    /// Look-ahead in plies (1-8; the 1978 program offered 1-6).
+    #[arg(long, default_value_t = 2)]
+    pub level: u8,
+    /// Which firmware.
+    #[arg(long, value_enum, default_value_t = Build::Article)]
+    pub build: Build,
+    /// Search depth 1, 2, ... level and report each.
+    #[arg(long)]
+    pub iterate: bool,
+    /// A parameter file for the full build.
+    #[arg(long)]
+    pub params: Option<PathBuf>,
+}
+
+/// Run `z80chess search`: a bad level, position or parameter file is a bad input (3).
+pub fn run(a: &Args) -> Result<(), CliError> {
+    if !(1..=8).contains(&a.level) {
+        return Err(CliError::Input(format!(
+            "level {}: the firmware searches 1 to 8 plies",
+            a.level
+        )));
+    }
+    super::check_position(a.at.fen.as_deref(), a.at.moves.as_deref())?;
+    super::load_params(a.params.as_deref())?;
+    cli(
+        a.at.fen.as_deref(),
+        a.at.moves.as_deref(),
+        a.level,
+        a.build,
+        a.iterate,
+        a.params.as_deref(),
+    )
+    .map_err(CliError::Run)
+}
+
 /// [`sargon::prepare`], its error as the command line's text.
 pub fn prepare(
     engine: &mut Engine,
@@ -62,7 +105,7 @@ pub fn cli(
         return Err(format!("level {level}: the firmware searches 1 to 8 plies"));
     }
     let mut engine = Engine::new(build).map_err(|e| e.to_string())?;
-    if let Some(pf) = crate::play::load_params_arg(params)? {
+    if let Some(pf) = crate::session::load_params_arg(params)? {
         engine.load_params(&pf).map_err(|e| e.to_string())?;
         println!("parameters {} (hash {})", pf.source, pf.hash());
     }

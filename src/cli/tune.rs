@@ -1,11 +1,12 @@
 //! `z80chess tune`: the command line of [`crate::firmware::tune`].
 
+use super::CliError;
 use crate::firmware::tune::{tune, TuneError, TuneOptions};
 use std::path::PathBuf;
 
 /// `z80chess tune`.
 #[derive(clap::Args, Debug)]
-pub struct TuneArgs {
+pub struct Args {
     /// PGN files of finished games (e.g. written by `match --pgn`)
     #[arg(required = true)]
     pub pgn: Vec<PathBuf>,
@@ -25,7 +26,7 @@ pub struct TuneArgs {
 }
 
 /// The report, and the tuned file (written to `--out` or appended).
-pub fn cli(args: &TuneArgs) -> Result<String, TuneError> {
+pub fn cli(args: &Args) -> Result<String, TuneError> {
     tune(&TuneOptions {
         pgn: args.pgn.clone(),
         params: args.params.clone(),
@@ -33,4 +34,15 @@ pub fn cli(args: &TuneArgs) -> Result<String, TuneError> {
         top: args.top,
         out: args.out.clone(),
     })
+}
+
+/// Run `z80chess tune`: unreadable games or parameters are a bad input (3).
+pub fn run(args: &Args) -> Result<(), CliError> {
+    for p in &args.pgn {
+        super::readable(p)?;
+    }
+    super::load_params(args.params.as_deref())?;
+    let text = cli(args).map_err(|e| CliError::Run(e.to_string()))?;
+    print!("{text}");
+    Ok(())
 }

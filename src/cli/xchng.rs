@@ -16,6 +16,29 @@ use crate::z80::isa;
 use crate::z80::Cpu;
 use shakmaty::{Chess, Color, Position, Role, Square};
 
+use super::CliError;
+
+/// `z80chess xchng`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct Args {
+    /// The position.
+    #[arg(long)]
+    pub fen: String,
+    /// The square (e4, or a mailbox index 21..98).
+    #[arg(long)]
+    pub square: String,
+    /// Which firmware.
+    #[arg(long, value_enum, default_value_t = Build::Article)]
+    pub build: Build,
+}
+
+/// Run `z80chess xchng`: a bad FEN or square is a bad input (3).
+pub fn run(a: &Args) -> Result<(), CliError> {
+    super::check_position(Some(&a.fen), None)?;
+    parse_square(&a.square).map_err(CliError::Input)?;
+    cli(&a.fen, &a.square, a.build).map_err(CliError::Run)
+}
+
 /// What the firmware answered to `'X'`, and the residue XCHNG stored at each iteration.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Z80Exchange {
@@ -287,8 +310,14 @@ pub fn cli(fen: &str, square: &str, build: Build) -> Result<(), String> {
     );
     println!();
     println!("ATKLST as the firmware filled it (PINFND, then ATTACK with ATKSAV):");
-    print!("{}", describe_section("White", z.atklst.section(Colour::White)));
-    print!("{}", describe_section("Black", z.atklst.section(Colour::Black)));
+    print!(
+        "{}",
+        describe_section("White", z.atklst.section(Colour::White))
+    );
+    print!(
+        "{}",
+        describe_section("Black", z.atklst.section(Colour::Black))
+    );
 
     let filling = Filling::from(build);
     let pins = attack::pins_of(board, filling);

@@ -19,7 +19,7 @@ fn session(args: &DebugArgs) -> Result<Session, String> {
         (None, Some(m)) => Start::Moves(m.clone()),
         (None, None) => Start::Initial,
     };
-    let params = crate::play::load_params_arg(args.params.as_deref())?;
+    let params = crate::session::load_params_arg(args.params.as_deref())?;
     Session::firmware_with(args.build, &start, params.as_ref())
 }
 

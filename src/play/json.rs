@@ -143,11 +143,7 @@ impl Serve<'_> {
             }
             "new" => self.game.new_game().map(|()| self.ok()),
             "build" => {
-                let name = text(obj, "name")?;
-                let b = Build::ALL
-                    .into_iter()
-                    .find(|b| b.name() == name)
-                    .ok_or_else(|| format!("build '{name}': choose article, 1978 or full"))?;
+                let b: Build = text(obj, "name")?.parse().map_err(|e| format!("{e}"))?;
                 self.game.set_build(b).map(|()| self.ok())
             }
             "level" => {

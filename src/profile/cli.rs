@@ -169,7 +169,7 @@ pub fn profile_cli(a: &ProfileArgs) -> Result<(), String> {
         ));
     }
     let mut engine = Engine::new(a.build).map_err(|e| e.to_string())?;
-    if let Some(pf) = crate::play::load_params_arg(a.params.as_deref())? {
+    if let Some(pf) = crate::session::load_params_arg(a.params.as_deref())? {
         engine.load_params(&pf).map_err(|e| e.to_string())?;
     }
     let pos = prepare(&mut engine, a.fen.as_deref(), a.moves.as_deref())?;
@@ -224,7 +224,7 @@ pub fn regress_cli(a: &RegressArgs) -> Result<(), String> {
         },
         level: a.level,
         max_level: a.max_level,
-        params: crate::play::load_params_arg(a.params.as_deref())?,
+        params: crate::session::load_params_arg(a.params.as_deref())?,
         jobs: a
             .jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
@@ -313,7 +313,7 @@ pub fn regress_cli(a: &RegressArgs) -> Result<(), String> {
 }
 
 pub fn bench_cli(params: Option<&std::path::Path>) -> Result<(), String> {
-    let params = crate::play::load_params_arg(params)?;
+    let params = crate::session::load_params_arg(params)?;
     if let Some(pf) = &params {
         println!(
             "the full build with parameters {} (hash {})",

@@ -480,7 +480,11 @@ mod tests {
         let b = board("3n3k/2KQ4/3R4/3R4/8/8/8/8 w - - 0 1");
         for f in [Filling::Article, Filling::B1978] {
             let a = atklst(&b, Square::D8, f).atklst;
-            assert_eq!(a.section(Colour::White), [4, 0, 0, 0, 0, 0x59, 0xA5], "{f:?}");
+            assert_eq!(
+                a.section(Colour::White),
+                [4, 0, 0, 0, 0, 0x59, 0xA5],
+                "{f:?}"
+            );
         }
     }
 

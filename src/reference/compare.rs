@@ -439,4 +439,3 @@ pub fn push_forced(chain: &mut Chain, pos: &Chess, m: &Move) {
         ),
     );
 }
-

@@ -104,6 +104,14 @@ pub fn symbol(engine: &Engine, name: &str) -> Option<u16> {
     })
 }
 
+/// Read a `--params FILE` option, if given.
+pub fn load_params_arg(
+    path: Option<&std::path::Path>,
+) -> Result<Option<crate::firmware::params::ParamFile>, String> {
+    path.map(|p| crate::firmware::params::ParamFile::load(p).map_err(|e| e.to_string()))
+        .transpose()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

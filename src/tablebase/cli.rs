@@ -14,12 +14,14 @@ impl clap::ValueEnum for Metric {
     }
 
     fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        Some(clap::builder::PossibleValue::new(self.suffix()).help(match self {
-            Metric::Dtm => "Distance to mate (plies), win/draw/loss: the rules of chess",
-            Metric::Pawn => {
-                "Lüscher's: plies to mate or to any promotion; a promotion is the win"
-            }
-        }))
+        Some(
+            clap::builder::PossibleValue::new(self.suffix()).help(match self {
+                Metric::Dtm => "Distance to mate (plies), win/draw/loss: the rules of chess",
+                Metric::Pawn => {
+                    "Lüscher's: plies to mate or to any promotion; a promotion is the win"
+                }
+            }),
+        )
     }
 }
 
