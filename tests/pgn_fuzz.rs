@@ -1,5 +1,5 @@
 //! Random and mutated text never panics the PGN and EPD readers (#32): `play`'s `load`
-//! (`play::pgn::check`, `check_all`: every game of a file read and its moves checked), the
+//! (`session::pgn::check`, `check_all`: every game of a file read and its moves checked), the
 //! move reader behind its prompt (`play::game::parse_move`), and `match --openings`
 //! (`matchplay::openings::parse_pgn`, `read_pgn`, `read_epd`). Each reader either reads the
 //! text or says what is wrong with it.
@@ -14,8 +14,8 @@
 use proptest::prelude::*;
 use shakmaty::Chess;
 use z80chess::matchplay::openings::{parse_pgn, read_epd, read_pgn};
-use z80chess::play::pgn;
 use z80chess::session::game::parse_move;
+use z80chess::session::pgn;
 
 fn cases() -> u32 {
     std::env::var("PGN_FUZZ_CASES")

@@ -5,8 +5,8 @@
 use shakmaty::Chess;
 use std::collections::BTreeSet;
 use z80chess::firmware::{parse_fen, reference_moves, Build, FwMove};
-use z80chess::play::pgn;
 use z80chess::session::game::{End, Game};
+use z80chess::session::pgn;
 
 fn play(g: &mut Game, moves: &[&str]) {
     for m in moves {

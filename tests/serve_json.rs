@@ -2,6 +2,7 @@
 //! `stop` obeyed, and the answers checked against shakmaty (legality, perft counts).
 
 #[path = "common/child.rs"]
+#[allow(dead_code)]
 mod child;
 use child::Engine;
 use serde_json::Value;

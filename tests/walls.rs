@@ -28,13 +28,19 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("reference", MODELS),
     ("tablebase", MODELS),
     ("luscher", MODELS),
-    // The lead's to tighten (issue #33 steps 2-3): what these import today.
-    ("session", UPPER),
-    ("cli", UPPER),
-    ("play", UPPER),
-    ("matchplay", UPPER),
-    ("debug", UPPER),
-    ("profile", UPPER),
+    // The session every front end shares: the engine and files, no front end.
+    (
+        "session",
+        &["firmware", "machine", "z80", "chess", "userfile"],
+    ),
+    // Front ends: the session and what lies under it.
+    ("play", FRONT),
+    ("matchplay", FRONT),
+    // Instruments.
+    ("debug", INSTRUMENTS),
+    ("profile", INSTRUMENTS),
+    // Every command: anything.
+    ("cli", ALL),
 ];
 
 /// What a model (reference, tablebase, luscher) may import.
@@ -49,12 +55,34 @@ const MODELS: &[&str] = &[
     "luscher",
 ];
 
-/// Today's imports of the upper half (front ends, instruments, commands), to be tightened.
-const UPPER: &[&str] = &[
+/// What a front end (the play modes and protocols, `match`) may import: the session and the
+/// layers under it (the tablebase for `play`'s hint), never a command or an instrument.
+const FRONT: &[&str] = &[
+    "session",
+    "firmware",
+    "machine",
+    "z80",
+    "chess",
+    "userfile",
+    "tablebase",
+    "play",
+    "matchplay",
+];
+
+/// What an instrument (debugger, profiler) may import: the machine, the toolchain, the engine
+/// API and the session's loaders; no front end, no command.
+const INSTRUMENTS: &[&str] = &[
+    "z80", "machine", "asm", "disasm", "userfile", "chess", "firmware", "session", "debug",
+    "profile",
+];
+
+/// `src/cli/` and `main.rs`: every layer.
+const ALL: &[&str] = &[
     "z80",
     "machine",
     "asm",
     "disasm",
+    "cpm",
     "userfile",
     "chess",
     "firmware",

@@ -222,6 +222,11 @@ pub fn check_position(fen: Option<&str>, moves: Option<&str>) -> Result<(), CliE
     Ok(())
 }
 
+/// Write a report file the user asked for.
+pub fn write(path: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
 /// A file the user named must be a regular file we may read (checked by the user-file
 /// rules before the run starts).
 pub fn readable(path: &Path) -> Result<(), CliError> {

@@ -1,10 +1,158 @@
 //! `z80chess regress`: search recorded positions (EPD, TSV); record or compare a golden file.
 
-use super::CliError;
+use super::{write, CliError};
+use crate::firmware::Build;
+use crate::machine::PERIOD_HZ;
+use crate::profile::regress::{self, group, Options, Verdict};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::PathBuf;
 
-pub use crate::profile::cli::RegressArgs as Args;
+/// Search recorded positions and check, record or compare the results.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// EPD files (bm, am, id, level) or TSV files with a header (fen, id, level|plymax, move).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Which firmware (repeat for several; default article).
+    #[arg(long, value_enum)]
+    pub build: Vec<Build>,
+    /// Level of the positions whose file gives none.
+    #[arg(long)]
+    pub level: Option<u8>,
+    /// Skip positions above this level (book positions always run).
+    #[arg(long)]
+    pub max_level: Option<u8>,
+    /// Run only the first N positions (after --max-level).
+    #[arg(long)]
+    pub limit: Option<usize>,
+    /// Write the results as a golden file.
+    #[arg(long)]
+    pub record: Option<PathBuf>,
+    /// Compare with a golden file: fail on a changed move or a cost beyond --tolerance.
+    #[arg(long)]
+    pub compare: Option<PathBuf>,
+    /// How much a position's T-states may grow against --compare, in percent.
+    #[arg(long, default_value_t = 0.0)]
+    pub tolerance: f64,
+    /// Worker threads (default: the machine's cores).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// A parameter file for the full build's runs (recorded by hash in --record's file).
+    #[arg(long)]
+    pub params: Option<PathBuf>,
+    /// Print only failures, changes and the totals.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
 
-/// Run it (its library part does the work; a failure is a failed run, exit 1).
+pub fn regress_cli(a: &Args) -> Result<(), String> {
+    let mut cases = Vec::new();
+    for f in &a.files {
+        cases.extend(regress::load_cases(f)?);
+    }
+    if let Some(l) = a.level {
+        if !(1..=8).contains(&l) {
+            return Err(format!("level {l}: the firmware searches 1 to 8 plies"));
+        }
+    }
+    let opts = Options {
+        builds: if a.build.is_empty() {
+            vec![Build::Article]
+        } else {
+            a.build.clone()
+        },
+        level: a.level,
+        max_level: a.max_level,
+        params: crate::session::load_params_arg(a.params.as_deref())?,
+        jobs: a
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+    };
+    let baseline = match &a.compare {
+        Some(f) => {
+            let text = crate::userfile::read_text(f, crate::userfile::MAX_FILE)
+                .map_err(|e| format!("{}: {}", f.display(), e.reason()))?;
+            Some(regress::parse_golden(&text, &f.display().to_string())?)
+        }
+        None => None,
+    };
+    let (mut jobs, skipped) = regress::plan(&cases, &opts)?;
+    if let Some(n) = a.limit {
+        let mut kept = std::collections::HashSet::new();
+        jobs.retain(|j| {
+            if kept.len() < n {
+                kept.insert(j.case);
+            }
+            kept.contains(&j.case)
+        });
+    }
+    let bar = if std::io::stderr().is_terminal() && jobs.len() > 1 {
+        ProgressBar::with_draw_target(Some(jobs.len() as u64), ProgressDrawTarget::stderr())
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} searches, {elapsed} ({eta} left)")
+            .map_err(|e| e.to_string())?,
+    );
+    let quiet = a.quiet;
+    let outcomes = regress::run_with(&cases, &jobs, opts.jobs, opts.params.as_ref(), |_, o| {
+        bar.inc(1);
+        if !quiet || matches!(o.verdict, Verdict::Fail | Verdict::Error) {
+            bar.suspend(|| println!("{}", regress::describe(o)));
+        }
+    });
+    bar.finish_and_clear();
+    let mut failed_cmp = false;
+    if let Some(base) = &baseline {
+        let c = regress::compare(base, &outcomes, a.tolerance);
+        for l in &c.lines {
+            println!("{l}");
+        }
+        println!("{}", c.summary());
+        failed_cmp = c.failed();
+    }
+    if let Some(f) = &a.record {
+        write(
+            f,
+            &regress::golden_text_params(&outcomes, opts.params.as_ref()),
+        )?;
+        println!("recorded {} results in {}", outcomes.len(), f.display());
+    }
+    let (passed, failed) = regress::tally(&outcomes);
+    let unchecked = outcomes
+        .iter()
+        .filter(|o| o.verdict == Verdict::Unchecked)
+        .count();
+    let tstates: u64 = outcomes.iter().map(|o| o.tstates).sum();
+    println!(
+        "{} searches, {} T-states ({:.1} s at 2 MHz){}{}",
+        outcomes.len(),
+        group(tstates),
+        tstates as f64 / PERIOD_HZ as f64,
+        if unchecked > 0 {
+            format!(", {unchecked} without an expected move")
+        } else {
+            String::new()
+        },
+        if skipped.is_empty() {
+            String::new()
+        } else {
+            format!(", {} positions above --max-level not run", skipped.len())
+        }
+    );
+    println!("{passed} passed, {failed} failed");
+    if failed_cmp {
+        return Err("the results differ from the baseline (see above)".into());
+    }
+    if baseline.is_none() && failed > 0 && a.record.is_none() {
+        return Err(format!("{failed} positions failed"));
+    }
+    Ok(())
+}
+
+/// Run `z80chess regress`.
 pub fn run(a: &Args) -> Result<(), CliError> {
-    crate::profile::cli::regress_cli(a).map_err(CliError::Run)
+    regress_cli(a).map_err(CliError::Run)
 }

@@ -14,7 +14,7 @@ pub struct Header<'a> {
     pub clock_hz: u64,
 }
 
-use crate::play::pgn::{escape, wrap};
+use crate::session::pgn::{escape, wrap};
 
 /// One game.
 pub fn write(r: &Record, h: &Header) -> String {

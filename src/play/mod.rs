@@ -12,7 +12,7 @@
 //! as fast as the host can (`--turbo`), in T-state slices, so a front-end stays responsive.
 
 pub mod json;
-pub mod pgn;
+
 pub mod text;
 pub mod tui;
 pub mod uci;

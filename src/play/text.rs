@@ -12,10 +12,10 @@
 //! ponder search runs to its end before the next line is read, so a script's transcript does
 //! not depend on how fast the lines arrive.
 
-use super::pgn;
 use crate::firmware::{parse_fen, Build, SearchKind};
 use crate::session::clock::Pace;
 use crate::session::game::{move_prefix, End, Game, Ply, Ponder};
+use crate::session::pgn;
 use crate::session::search::{Driver, Heard, Listener, Outcome, Search};
 use shakmaty::{Chess, Color, Position};
 use std::io::Write;

@@ -7,10 +7,10 @@
 //! ([`render_text`]). The terminal is restored on exit, on an error, on a panic (ratatui's
 //! hook) and on Ctrl-C (a key like any other in raw mode).
 
-use super::pgn;
 use crate::firmware::{parse_fen, Build, SearchKind, SearchResult};
 use crate::session::clock::{clock, Pace};
 use crate::session::game::{move_prefix, Game, Ponder, Thought};
+use crate::session::pgn;
 use crate::session::search::Driver;
 use ratatui::backend::TestBackend;
 use ratatui::layout::{Constraint, Layout, Rect};

@@ -7,7 +7,7 @@
 //! All of them drive the firmware through its port protocol, as every front-end does.
 
 pub mod bench;
-pub mod cli;
+
 pub mod profiler;
 pub mod regress;
 pub mod routines;

@@ -9,6 +9,7 @@
 
 pub mod clock;
 pub mod game;
+pub mod pgn;
 pub mod search;
 
 use crate::firmware::{DepthReport, Engine, Score};

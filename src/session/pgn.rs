@@ -1,7 +1,7 @@
 //! Saving and loading games as PGN, with the engine's build and level in the tags.
 
+use super::game::{End, Game};
 use crate::firmware::{parse_fen, Build, SearchKind};
-use crate::session::game::{End, Game};
 use shakmaty::{Chess, Color, Position};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -189,7 +189,7 @@ impl Checked {
 }
 
 /// One game of a PGN text checked: its tags read and every move legal.
-fn check_game(g: &crate::matchplay::openings::PgnGame) -> Result<Checked, String> {
+fn check_game(g: &crate::chess::pgn::PgnGame) -> Result<Checked, String> {
     let tag = |k: &str| g.tag(k);
     let mut loaded = Loaded::default();
     if let Some(b) = tag("Z80Build") {
@@ -258,8 +258,8 @@ fn check_game(g: &crate::matchplay::openings::PgnGame) -> Result<Checked, String
 
 /// Every game of a PGN text, each checked; the error names the game that does not read.
 pub fn check_all(text: &str) -> Result<Vec<Checked>, String> {
-    let games = crate::matchplay::openings::parse_pgn(text)
-        .map_err(|(line, e)| format!("line {line}: {e}"))?;
+    let games =
+        crate::chess::pgn::parse_pgn(text).map_err(|(line, e)| format!("line {line}: {e}"))?;
     let n = games.len();
     games
         .iter()
@@ -278,8 +278,8 @@ pub fn check_all(text: &str) -> Result<Vec<Checked>, String> {
 
 /// The last game of a PGN text (the one `save` added last), checked; None if it holds none.
 pub fn check(text: &str) -> Result<Option<Checked>, String> {
-    let games = crate::matchplay::openings::parse_pgn(text)
-        .map_err(|(line, e)| format!("line {line}: {e}"))?;
+    let games =
+        crate::chess::pgn::parse_pgn(text).map_err(|(line, e)| format!("line {line}: {e}"))?;
     let n = games.len();
     let Some(g) = games.last() else {
         return Ok(None);
