@@ -18,6 +18,18 @@ pub const EMPTY: u8 = 0x00;
 /// The byte of a border square of the mailbox.
 pub const OFF: u8 = 0xFF;
 
+/// The type bits as bare bytes, for code that indexes tables with them (the tablebases' inner
+/// loops, models written at register level): the numbers of [`PieceType`].
+pub mod types {
+    use super::PieceType;
+    pub const PAWN: u8 = PieceType::Pawn.bits();
+    pub const KNIGHT: u8 = PieceType::Knight.bits();
+    pub const BISHOP: u8 = PieceType::Bishop.bits();
+    pub const ROOK: u8 = PieceType::Rook.bits();
+    pub const QUEEN: u8 = PieceType::Queen.bits();
+    pub const KING: u8 = PieceType::King.bits();
+}
+
 /// A side. On the board its bit is bit 7 of the piece byte ([`Colour::bit`]); as an index
 /// (arrays `[White, Black]`, the tablebases) it is 0 or 1 ([`Colour::index`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -23,12 +23,7 @@ pub struct FwMove {
     pub promo: u8,
 }
 
-pub const PAWN: u8 = PieceType::Pawn.bits();
-pub const KNIGHT: u8 = PieceType::Knight.bits();
-pub const BISHOP: u8 = PieceType::Bishop.bits();
-pub const ROOK: u8 = PieceType::Rook.bits();
-pub const QUEEN: u8 = PieceType::Queen.bits();
-pub const KING: u8 = PieceType::King.bits();
+pub use crate::chess::piece::types::{BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK};
 pub const MOVED: u8 = Piece::MOVED;
 pub const CASTLED: u8 = Piece::CASTLED;
 pub const BLACK: u8 = Piece::BLACK;

@@ -208,179 +208,204 @@ impl Engine {
     }
 }
 
+/// The 'Q' reply's timer (T-states of the evaluation) and side byte sit around these: MTRL,
+/// BRDC, PTSL, PTSW1, PTSW2, PTSCK, VALM, as every build sends them.
+struct Period {
+    mtrl: i32,
+    brdc: i32,
+    ptsl: i32,
+    ptsw1: i32,
+    ptsw2: i32,
+    ptsck: bool,
+    /// The mover (the side not to move) is White when Black is to move.
+    mover_white: bool,
+}
+
+impl Period {
+    fn sign(&self, mover_gain: i32) -> i32 {
+        if self.mover_white {
+            mover_gain
+        } else {
+            -mover_gain
+        }
+    }
+
+    /// Board control and development as counted (0 when the mover gave check), clamped.
+    fn control(&self) -> i32 {
+        if self.ptsck {
+            0
+        } else {
+            limit(self.brdc, 6)
+        }
+    }
+
+    /// The article's terms; the total.
+    fn article(&self, terms: &mut Vec<Term>) -> i32 {
+        let (mtrl, brdc) = (self.mtrl, self.brdc);
+        let m = limit(mtrl, 15);
+        let lost = 8 * self.ptsl;
+        let won = if self.ptsw1 != 0 { 6 * self.ptsw2 } else { 0 };
+        let s1 = 8 * m + self.sign(won - lost);
+        let s1c = limit(s1, 120);
+        let bc = self.control();
+        terms.extend(
+            [
+                ("material", 8 * mtrl),
+                ("material clamp", 8 * (m - mtrl)),
+                ("exchange: mover's loss", self.sign(-lost)),
+                ("exchange: second threat won", self.sign(won)),
+                ("score clamp", s1c - s1),
+                ("control + development", brdc),
+                ("control clamp", bc - brdc),
+            ]
+            .map(|(name, value)| Term { name, value }),
+        );
+        s1c + bc
+    }
+
+    /// The 1978 program's terms; the total.
+    fn b1978(&self, terms: &mut Vec<Term>) -> i32 {
+        let (mtrl, brdc) = (self.mtrl, self.brdc);
+        let lost = if self.ptsl > 0 { self.ptsl - 1 } else { 0 };
+        let won = if self.ptsw1 != 0 && self.ptsw2 != 0 {
+            (self.ptsw2 - 1) / 2
+        } else {
+            0
+        };
+        // The program's 8-bit sum, then the clamp to +-30 half pawns, times 4.
+        let m = ((mtrl + self.sign(won - lost)) as i8) as i32;
+        let mc = limit(m, 30);
+        let bc = self.control();
+        terms.extend(
+            [
+                ("material (half pawns x4)", 4 * mtrl),
+                ("exchange: mover's loss", 4 * self.sign(-lost)),
+                ("exchange: second threat won", 4 * self.sign(won)),
+                (
+                    "material clamp",
+                    4 * (mc - m) + 4 * (m - mtrl - self.sign(won - lost)),
+                ),
+                ("control + development", brdc),
+                ("control clamp", bc - brdc),
+            ]
+            .map(|(name, value)| Term { name, value }),
+        );
+        4 * mc + bc
+    }
+}
+
+/// The full build's words (BRKDN) and battles after the side byte at `WORDS`; the total.
+fn full_terms(
+    r: &[u8],
+    terms: &mut Vec<Term>,
+    battles: &mut Vec<Battle>,
+) -> Result<i32, FirmwareError> {
+    const WORDS: usize = 16;
+    let bad = |detail: String| FirmwareError::Protocol {
+        command: 'Q',
+        detail,
+    };
+    const BK: usize = 2 * (10 + KNOWLEDGE_TERMS.len() + ENDGAME_TERMS.len());
+    if r.len() < WORDS + BK + 1 {
+        return Err(bad(format!("{} bytes", r.len())));
+    }
+    let w = |k: usize| i16::from_le_bytes([r[WORDS + 2 * k], r[WORDS + 1 + 2 * k]]) as i32;
+    let names = [
+        "material",
+        "material clamp",
+        "exchange: mover's loss",
+        "exchange: second threat won",
+        "score clamp",
+        "board control",
+        "development",
+        "root's control + development",
+        "control clamp",
+    ];
+    for (k, name) in names.iter().enumerate() {
+        terms.push(Term { name, value: w(k) });
+    }
+    let total = w(9);
+    for (k, name) in KNOWLEDGE_TERMS.iter().chain(&ENDGAME_TERMS).enumerate() {
+        terms.push(Term {
+            name,
+            value: w(10 + k),
+        });
+    }
+    let n = r[WORDS + BK] as usize;
+    if r.len() != WORDS + 1 + BK + 3 * n {
+        return Err(bad(format!("{} bytes for {n} battles", r.len())));
+    }
+    for b in r[WORDS + 1 + BK..].chunks(3) {
+        battles.push(Battle {
+            square: b[0],
+            piece: b[1],
+            residue: b[2],
+        });
+    }
+    Ok(total)
+}
+
 /// Parse the 'Q' command's reply (after its status byte), and check it.
 pub fn parse(build: Build, r: &[u8]) -> Result<Evaluation, FirmwareError> {
-    {
-        let bad = |detail: String| FirmwareError::Protocol {
-            command: 'Q',
-            detail,
-        };
-        if r.len() < 16 {
-            return Err(bad(format!("{} bytes", r.len())));
-        }
-        let white_to_move = r[15] == 0;
-        // The full build's words (BRKDN), then the battle count, follow the side byte.
-        const WORDS: usize = 16;
-        let t0 = u32::from_le_bytes([r[0], r[1], r[2], r[3]]);
-        let t1 = u32::from_le_bytes([r[4], r[5], r[6], r[7]]);
-        let tstates = t1.wrapping_sub(t0) as u64;
-        let v = &r[8..15];
-        let (mtrl, brdc) = (v[0] as i8 as i32, v[1] as i8 as i32);
-        let (ptsl, ptsw1, ptsw2, ptsck) = (v[2] as i32, v[3] as i32, v[4] as i32, v[5] != 0);
-        let valm = v[6] as i32;
-        // The mover (the side not to move) is White when Black is to move.
-        let mover_white = !white_to_move;
-        let sign = |mover_gain: i32| if mover_white { mover_gain } else { -mover_gain };
-        let mut terms = Vec::new();
-        let mut battles = Vec::new();
-        let total;
-        match build {
-            Build::Full => {
-                const BK: usize = 2 * (10 + KNOWLEDGE_TERMS.len() + ENDGAME_TERMS.len());
-                if r.len() < WORDS + BK + 1 {
-                    return Err(bad(format!("{} bytes", r.len())));
-                }
-                let w =
-                    |k: usize| i16::from_le_bytes([r[WORDS + 2 * k], r[WORDS + 1 + 2 * k]]) as i32;
-                let names = [
-                    "material",
-                    "material clamp",
-                    "exchange: mover's loss",
-                    "exchange: second threat won",
-                    "score clamp",
-                    "board control",
-                    "development",
-                    "root's control + development",
-                    "control clamp",
-                ];
-                for (k, name) in names.iter().enumerate() {
-                    terms.push(Term { name, value: w(k) });
-                }
-                total = w(9);
-                for (k, name) in KNOWLEDGE_TERMS.iter().chain(&ENDGAME_TERMS).enumerate() {
-                    terms.push(Term {
-                        name,
-                        value: w(10 + k),
-                    });
-                }
-                let n = r[WORDS + BK] as usize;
-                if r.len() != WORDS + 1 + BK + 3 * n {
-                    return Err(bad(format!("{} bytes for {n} battles", r.len())));
-                }
-                for b in r[WORDS + 1 + BK..].chunks(3) {
-                    battles.push(Battle {
-                        square: b[0],
-                        piece: b[1],
-                        residue: b[2],
-                    });
-                }
-            }
-            Build::Article => {
-                let m = limit(mtrl, 15);
-                let lost = 8 * ptsl;
-                let won = if ptsw1 != 0 { 6 * ptsw2 } else { 0 };
-                let s1 = 8 * m + sign(won - lost);
-                let s1c = limit(s1, 120);
-                let bc = if ptsck { 0 } else { limit(brdc, 6) };
-                terms.push(Term {
-                    name: "material",
-                    value: 8 * mtrl,
-                });
-                terms.push(Term {
-                    name: "material clamp",
-                    value: 8 * (m - mtrl),
-                });
-                terms.push(Term {
-                    name: "exchange: mover's loss",
-                    value: sign(-lost),
-                });
-                terms.push(Term {
-                    name: "exchange: second threat won",
-                    value: sign(won),
-                });
-                terms.push(Term {
-                    name: "score clamp",
-                    value: s1c - s1,
-                });
-                terms.push(Term {
-                    name: "control + development",
-                    value: brdc,
-                });
-                terms.push(Term {
-                    name: "control clamp",
-                    value: bc - brdc,
-                });
-                total = s1c + bc;
-            }
-            Build::B1978 => {
-                let lost = if ptsl > 0 { ptsl - 1 } else { 0 };
-                let won = if ptsw1 != 0 && ptsw2 != 0 {
-                    (ptsw2 - 1) / 2
-                } else {
-                    0
-                };
-                // The program's 8-bit sum, then the clamp to +-30 half pawns, times 4.
-                let m = ((mtrl + sign(won - lost)) as i8) as i32;
-                let mc = limit(m, 30);
-                let bc = if ptsck { 0 } else { limit(brdc, 6) };
-                terms.push(Term {
-                    name: "material (half pawns x4)",
-                    value: 4 * mtrl,
-                });
-                terms.push(Term {
-                    name: "exchange: mover's loss",
-                    value: 4 * sign(-lost),
-                });
-                terms.push(Term {
-                    name: "exchange: second threat won",
-                    value: 4 * sign(won),
-                });
-                terms.push(Term {
-                    name: "material clamp",
-                    value: 4 * (mc - m) + 4 * (m - mtrl - sign(won - lost)),
-                });
-                terms.push(Term {
-                    name: "control + development",
-                    value: brdc,
-                });
-                terms.push(Term {
-                    name: "control clamp",
-                    value: bc - brdc,
-                });
-                total = 4 * mc + bc;
-            }
-        }
-        let sum: i32 = terms.iter().map(|t| t.value).sum();
-        if sum != total {
-            return Err(bad(format!("the terms add up to {sum}, not {total}")));
-        }
-        let side_to_move = if white_to_move { total } else { -total };
-        // What the Z80 itself computed for the side to move must agree.
-        let z80 = match build {
-            Build::Full => {
-                let key = ((side_to_move >> 5).clamp(-127, 127) + 128) as u8;
-                if key as i32 != valm {
-                    return Err(bad(format!("sort key {valm:02X}h, not {key:02X}h")));
-                }
-                side_to_move
-            }
-            _ => valm - 0x80,
-        };
-        if z80 != side_to_move {
-            return Err(bad(format!(
-                "the Z80's VALM {valm:02X}h disagrees with its terms ({side_to_move:+})"
-            )));
-        }
-        Ok(Evaluation {
-            build,
-            terms,
-            total,
-            side_to_move,
-            white_to_move,
-            battles,
-            tstates,
-        })
+    let bad = |detail: String| FirmwareError::Protocol {
+        command: 'Q',
+        detail,
+    };
+    if r.len() < 16 {
+        return Err(bad(format!("{} bytes", r.len())));
     }
+    let white_to_move = r[15] == 0;
+    let t0 = u32::from_le_bytes([r[0], r[1], r[2], r[3]]);
+    let t1 = u32::from_le_bytes([r[4], r[5], r[6], r[7]]);
+    let tstates = t1.wrapping_sub(t0) as u64;
+    let v = &r[8..15];
+    let period = Period {
+        mtrl: v[0] as i8 as i32,
+        brdc: v[1] as i8 as i32,
+        ptsl: v[2] as i32,
+        ptsw1: v[3] as i32,
+        ptsw2: v[4] as i32,
+        ptsck: v[5] != 0,
+        mover_white: !white_to_move,
+    };
+    let valm = v[6] as i32;
+    let mut terms = Vec::new();
+    let mut battles = Vec::new();
+    let total = match build {
+        Build::Full => full_terms(r, &mut terms, &mut battles)?,
+        Build::Article => period.article(&mut terms),
+        Build::B1978 => period.b1978(&mut terms),
+    };
+    let sum: i32 = terms.iter().map(|t| t.value).sum();
+    if sum != total {
+        return Err(bad(format!("the terms add up to {sum}, not {total}")));
+    }
+    let side_to_move = if white_to_move { total } else { -total };
+    // What the Z80 itself computed for the side to move must agree.
+    let z80 = match build {
+        Build::Full => {
+            let key = ((side_to_move >> 5).clamp(-127, 127) + 128) as u8;
+            if key as i32 != valm {
+                return Err(bad(format!("sort key {valm:02X}h, not {key:02X}h")));
+            }
+            side_to_move
+        }
+        _ => valm - 0x80,
+    };
+    if z80 != side_to_move {
+        return Err(bad(format!(
+            "the Z80's VALM {valm:02X}h disagrees with its terms ({side_to_move:+})"
+        )));
+    }
+    Ok(Evaluation {
+        build,
+        terms,
+        total,
+        side_to_move,
+        white_to_move,
+        battles,
+        tstates,
+    })
 }
 
 /// `z80chess eval`: the breakdown of one position.

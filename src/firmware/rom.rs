@@ -158,7 +158,8 @@ impl Build {
             Build::B1978 => "The published 1978 program's choices",
             Build::Full => {
                 "The article's program with 16-bit scores and scoring parameter blocks, on a \
-                 machine with expansion memory"
+                 machine with expansion memory: the frame of the later knowledge and search \
+                 issues"
             }
         }
     }

@@ -320,15 +320,12 @@ fn player_key(name: &str) -> String {
     name.split(':').next().unwrap_or(name).to_string()
 }
 
-/// `z80chess tune`: the report, and the tuned file (written to `out` or appended).
-pub fn tune(args: &TuneOptions) -> Result<String, TuneError> {
-    let mut engine = Engine::new(Build::Full)?;
-    let mut base = ParamFile::default();
-    if let Some(p) = &args.params {
-        base = ParamFile::load(p)?;
-        engine.load_params(&base)?;
-    }
-    let values = engine.params()?;
+/// The weights to read (every non-zero one of [`LINEAR_WEIGHTS`] in `values`) and the asked
+/// ones among them (each must be known and non-zero).
+fn weights(
+    values: &[super::params::ParamValue],
+    asked: &[String],
+) -> Result<(Vec<&'static str>, Vec<Weight>), TuneError> {
     let start_of = |name: &str| {
         values
             .iter()
@@ -337,8 +334,7 @@ pub fn tune(args: &TuneOptions) -> Result<String, TuneError> {
             .expect("LINEAR_WEIGHTS names parameters of the full build")
     };
     // The weights to read: the asked ones must be readable; by default every non-zero one.
-    let asked: Vec<&'static str> = args
-        .weights
+    let asked: Vec<&'static str> = asked
         .iter()
         .map(|n| {
             LINEAR_WEIGHTS
@@ -362,19 +358,29 @@ pub fn tune(args: &TuneOptions) -> Result<String, TuneError> {
             return Err(TuneError::ZeroWeight(def(p).expect("a parameter").name));
         }
     }
-    let read: Vec<(&'static str, &'static str, i32)> = LINEAR_WEIGHTS
+    let read: Vec<Weight> = LINEAR_WEIGHTS
         .iter()
         .map(|&(t, p)| (t, p, start_of(p)))
         .filter(|&(_, _, w)| w != 0)
         .collect();
-    let w0: Vec<f64> = read.iter().map(|&(_, _, w)| w as f64).collect();
+    Ok((asked, read))
+}
 
-    // Positions and their features.
+/// A linear weight being read: its `eval` line, its parameter, its starting value.
+type Weight = (&'static str, &'static str, i32);
+
+/// The samples of the games in `pgn` (positions, their features read by the Z80), how many
+/// games, and the players' names.
+fn samples(
+    engine: &mut Engine,
+    pgn: &[PathBuf],
+    read: &[Weight],
+) -> Result<(Vec<Sample>, usize, Vec<String>), TuneError> {
     let mut players: Vec<String> = Vec::new();
     let mut data = Vec::new();
     let mut games = 0usize;
     let mut last_game = (usize::MAX, 0usize);
-    for (file, path) in args.pgn.iter().enumerate() {
+    for (file, path) in pgn.iter().enumerate() {
         let text = crate::userfile::read_text(path, crate::userfile::MAX_FILE).map_err(|e| {
             TuneError::Read {
                 path: path.clone(),
@@ -397,14 +403,14 @@ pub fn tune(args: &TuneOptions) -> Result<String, TuneError> {
                 }
             };
             let (white, black) = (id(&white), id(&black));
-            sargon::load(&mut engine, &pos)?;
+            sargon::load(engine, &pos)?;
             let e = engine.eval()?;
             if e.total.abs() > DECIDED {
                 continue;
             }
             let mut counts = Vec::with_capacity(read.len());
             let mut linear = 0i32;
-            for &(term, weight, w) in &read {
+            for &(term, weight, w) in read {
                 let value = e
                     .terms
                     .iter()
@@ -437,6 +443,51 @@ pub fn tune(args: &TuneOptions) -> Result<String, TuneError> {
             });
         }
     }
+    Ok((data, games, players))
+}
+
+/// `base` with the tuned weights `idx` of `m` set in every block (each clamped to its range),
+/// a line for each in the report `r`.
+fn tuned_file(
+    base: &ParamFile,
+    read: &[Weight],
+    idx: &[usize],
+    m: &Model,
+    r: &mut String,
+) -> ParamFile {
+    let mut tuned = base.clone();
+    for &i in idx {
+        let d = def(read[i].1).expect("a parameter");
+        let v = (m.w[i] as i32).clamp(d.min, d.max);
+        let _ = writeln!(r, "  {:<9} {:>5} -> {:>5}", d.name, read[i].2, v);
+        for b in Block::ALL {
+            let list = match b {
+                Block::Default => &mut tuned.default,
+                Block::E4 => &mut tuned.e4,
+                Block::D4 => &mut tuned.d4,
+            };
+            match list.iter_mut().find(|(n, _)| *n == d.name) {
+                Some(slot) => slot.1 = v,
+                None => list.push((d.name, v)),
+            }
+        }
+    }
+    tuned
+}
+
+/// `z80chess tune`: the report, and the tuned file (written to `out` or appended).
+pub fn tune(args: &TuneOptions) -> Result<String, TuneError> {
+    let mut engine = Engine::new(Build::Full)?;
+    let mut base = ParamFile::default();
+    if let Some(p) = &args.params {
+        base = ParamFile::load(p)?;
+        engine.load_params(&base)?;
+    }
+    let values = engine.params()?;
+    let (asked, read) = weights(&values, &args.weights)?;
+    let w0: Vec<f64> = read.iter().map(|&(_, _, w)| w as f64).collect();
+
+    let (data, games, players) = samples(&mut engine, &args.pgn, &read)?;
     if data.len() < 200 {
         return Err(TuneError::TooFew(data.len()));
     }
@@ -520,23 +571,7 @@ pub fn tune(args: &TuneOptions) -> Result<String, TuneError> {
         r,
         "chosen: lambda {lambda} (held-out loss {lh:.6}, starting weights {base_held:.6})"
     );
-    let mut tuned = base.clone();
-    for &i in &idx {
-        let d = def(read[i].1).expect("a parameter");
-        let v = (m.w[i] as i32).clamp(d.min, d.max);
-        let _ = writeln!(r, "  {:<9} {:>5} -> {:>5}", d.name, read[i].2, v);
-        for b in Block::ALL {
-            let list = match b {
-                Block::Default => &mut tuned.default,
-                Block::E4 => &mut tuned.e4,
-                Block::D4 => &mut tuned.d4,
-            };
-            match list.iter_mut().find(|(n, _)| *n == d.name) {
-                Some(slot) => slot.1 = v,
-                None => list.push((d.name, v)),
-            }
-        }
-    }
+    let tuned = tuned_file(&base, &read, &idx, &m, &mut r);
     let file = format!(
         "# z80chess tune: {} positions, {} games, lambda {lambda}\n{}",
         data.len(),

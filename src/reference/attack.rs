@@ -30,12 +30,7 @@ use shakmaty::{Board, Color, Role};
 /// Off the board in the mailbox.
 pub const OFF: u8 = piece::OFF;
 const BLACK: u8 = Piece::BLACK;
-const PAWN: u8 = PieceType::Pawn.bits();
-const KNIGHT: u8 = PieceType::Knight.bits();
-const BISHOP: u8 = PieceType::Bishop.bits();
-const ROOK: u8 = PieceType::Rook.bits();
-const QUEEN: u8 = PieceType::Queen.bits();
-const KING: u8 = PieceType::King.bits();
+use crate::chess::piece::types::{BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK};
 
 /// The sliding lines in Sargon's order: 4 diagonals, then 4 orthogonals.
 pub const LINES: [i8; 8] = [9, 11, -11, -9, 10, -10, 1, -1];

@@ -20,6 +20,7 @@
 
 use super::men::*;
 use super::TablebaseError;
+use crate::chess::PieceType;
 
 /// Men count limits.
 pub const MAX_NAME_MEN: usize = 5;
@@ -32,7 +33,7 @@ fn triangle_index(s: u8) -> Option<usize> {
 }
 
 fn role_char(r: u8) -> char {
-    b" PNBRQK"[r as usize] as char
+    PieceType::from_bits(r).map_or('?', |t| t.char().to_ascii_uppercase())
 }
 
 fn role_of_char(c: char) -> Option<u8> {

@@ -1,15 +1,17 @@
-//! The tablebase's own board: at most six men on a bare 8×8 board (no castling), square
-//! a1 = 0 .. h8 = 63, and the attack and move rules the generator needs in its inner loops.
-//! Checked against shakmaty's move generator in `tests/tablebase.rs`.
+//! The tablebase's own board: at most six men on a bare 8×8 board (no castling), and the
+//! attack and move rules the generator needs in its inner loops. Checked against shakmaty's
+//! move generator in `tests/tablebase.rs`.
+//!
+//! Its numbers are the chess vocabulary's (`crate::chess`), in the compact forms the inner
+//! loops index arrays with: a square is [`Square::index`] (a1 = 0 .. h8 = 63), a colour
+//! [`Colour::index`] (White 0, Black 1), a role the type bits of the board byte
+//! ([`PieceType::bits`], pawn 1 .. king 6).
 
-pub const WHITE: u8 = 0;
-pub const BLACK: u8 = 1;
-pub const PAWN: u8 = 1;
-pub const KNIGHT: u8 = 2;
-pub const BISHOP: u8 = 3;
-pub const ROOK: u8 = 4;
-pub const QUEEN: u8 = 5;
-pub const KING: u8 = 6;
+pub use crate::chess::piece::types::{BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK};
+use crate::chess::{Colour, PieceType, Square};
+
+pub const WHITE: u8 = Colour::White.index() as u8;
+pub const BLACK: u8 = Colour::Black.index() as u8;
 /// The most men a table holds.
 pub const MAX_MEN: usize = 6;
 
@@ -190,6 +192,9 @@ pub struct RawMove {
     pub double: bool,
 }
 
+/// The pieces a pawn promotes to, in the order moves are listed.
+const PROMOTIONS: [u8; 4] = [QUEEN, ROOK, BISHOP, KNIGHT];
+
 /// Every legal move of colour `stm`. `ep_pawn`: index of the enemy pawn that has just made a
 /// double step (it may be taken en passant), or `usize::MAX`.
 pub fn legal_moves(men: &Men, stm: u8, ep_pawn: usize, out: &mut Vec<RawMove>) {
@@ -230,11 +235,8 @@ pub fn legal_moves(men: &Men, stm: u8, ep_pawn: usize, out: &mut Vec<RawMove>) {
                     && attacks(after.role[j], after.color[j], after.sq[j], k, occ2)
             });
             if safe {
-                for p in if promo != 0 {
-                    &[QUEEN, ROOK, BISHOP, KNIGHT][..]
-                } else {
-                    &[0][..]
-                } {
+                let promos: &[u8] = if promo != 0 { &PROMOTIONS } else { &[0] };
+                for p in promos {
                     out.push(RawMove {
                         i,
                         to,
@@ -350,16 +352,16 @@ pub fn ep_capturable(men: &Men, i: usize, mover: u8) -> bool {
     false
 }
 
-/// Square name, e.g. "e4".
+/// Square name of a 0..64 index, e.g. "e4" (`#n` for an index off the board).
 pub fn square_name(s: u8) -> String {
-    format!("{}{}", (b'a' + file(s)) as char, rank(s) + 1)
+    Square::from_index(s).map_or_else(|| format!("#{s}"), |sq| sq.to_string())
 }
 
 /// A FEN of men, side to move and en-passant target.
 pub fn fen(men: &Men, stm: u8, ep_target: Option<u8>) -> String {
     let mut board = [' '; 64];
     for i in 0..men.n {
-        let c = b" pnbrqk"[men.role[i] as usize] as char;
+        let c = PieceType::from_bits(men.role[i]).map_or('?', PieceType::char);
         board[men.sq[i] as usize] = if men.color[i] == WHITE {
             c.to_ascii_uppercase()
         } else {

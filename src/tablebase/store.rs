@@ -8,7 +8,8 @@
 use super::layout::{canonical, material_key, Layout};
 use super::men::*;
 use super::{generate, Metric, TablebaseError, Val};
-use shakmaty::{Chess, Color, EnPassantMode, Position, Role};
+use crate::chess::{Colour, PieceType};
+use shakmaty::{Chess, EnPassantMode, Position};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -314,26 +315,11 @@ pub fn men_of(pos: &Chess) -> Result<(Men, u8, usize), TablebaseError> {
     for (sq, piece) in board.clone() {
         let i = men.n;
         men.sq[i] = u8::from(sq);
-        men.color[i] = if piece.color == Color::White {
-            WHITE
-        } else {
-            BLACK
-        };
-        men.role[i] = match piece.role {
-            Role::Pawn => PAWN,
-            Role::Knight => KNIGHT,
-            Role::Bishop => BISHOP,
-            Role::Rook => ROOK,
-            Role::Queen => QUEEN,
-            Role::King => KING,
-        };
+        men.color[i] = Colour::from(piece.color).index() as u8;
+        men.role[i] = PieceType::from(piece.role).bits();
         men.n += 1;
     }
-    let stm = if pos.turn() == Color::White {
-        WHITE
-    } else {
-        BLACK
-    };
+    let stm = Colour::from(pos.turn()).index() as u8;
     let mut ep = usize::MAX;
     if let Some(target) = pos.ep_square(EnPassantMode::Legal) {
         let t = u8::from(target);
