@@ -271,7 +271,7 @@ fn probe_hand_checked_positions() {
         Val::Draw
     );
     // the best moves of a mate in one
-    let d = z80chess::tablebase::cli::describe(&s, &fen("k7/8/1K6/8/8/8/8/7R w - - 0 1"), true)
+    let d = z80chess::tablebase::verdict::describe(&s, &fen("k7/8/1K6/8/8/8/8/7R w - - 0 1"), true)
         .unwrap();
     assert!(
         d.contains("White wins: mate in 1") && d.contains("best: Rh8#"),
@@ -367,14 +367,14 @@ fn hint_reads_built_tables_and_never_builds() {
         let s = store().lock().unwrap_or_else(|e| e.into_inner());
         s.dir.clone()
     };
-    let h = z80chess::tablebase::cli::hint(&fen("k7/8/1K6/8/8/8/8/7R w - - 0 1"), &dir);
+    let h = z80chess::tablebase::verdict::hint(&fen("k7/8/1K6/8/8/8/8/7R w - - 0 1"), &dir);
     assert_eq!(
         h,
         "tablebase KRK: White wins: mate in 1 (1 plies); best: Rh8#"
     );
-    let h = z80chess::tablebase::cli::hint(&fen("8/8/8/4k3/8/8/3p4/3QK3 w - - 0 1"), &dir);
+    let h = z80chess::tablebase::verdict::hint(&fen("8/8/8/4k3/8/8/3p4/3QK3 w - - 0 1"), &dir);
     assert!(h.starts_with("no table for KQKP"), "{h}");
     assert!(!dir.join("KQKP.dtm").exists(), "hint built a table");
-    let h = z80chess::tablebase::cli::hint(&Chess::default(), &dir);
+    let h = z80chess::tablebase::verdict::hint(&Chess::default(), &dir);
     assert!(h.contains("32 men"), "{h}");
 }

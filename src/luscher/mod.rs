@@ -12,7 +12,7 @@
 //! - [`cli`]: `luscher fit NAME`, `luscher eval --fen F` and `luscher export`.
 
 pub mod cg;
-pub mod cli;
+
 pub mod configs;
 pub mod export;
 pub mod features;

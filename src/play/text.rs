@@ -315,6 +315,72 @@ impl Session<'_> {
         Ok(())
     }
 
+    /// `SAVE file`: the game added to a PGN file (a file that is not PGN is never touched).
+    fn save(&mut self, rest: &str) -> std::io::Result<()> {
+        if rest.is_empty() {
+            self.say("SAVE: GIVE A FILE NAME")?;
+        } else {
+            let text = pgn::write(&self.game, &self.players(), &pgn::today());
+            match pgn::save(std::path::Path::new(rest), &text) {
+                Ok(pgn::Saved::Created) => self.say(&format!("SAVED TO {rest}"))?,
+                Ok(pgn::Saved::Appended { before }) => self.say(&format!(
+                    "SAVED TO {rest}, AFTER THE {before} GAME{} ALREADY IN IT",
+                    if before == 1 { "" } else { "S" }
+                ))?,
+                Err(e) => self.say(&format!("SAVE: {e}"))?,
+            }
+        }
+        Ok(())
+    }
+
+    /// `LOAD file`: the last game of a PGN file (nothing changes when it cannot be read).
+    fn load(&mut self, rest: &str) -> std::io::Result<()> {
+        match pgn::load_file(std::path::Path::new(rest)) {
+            Err(e) => self.say(&format!("LOAD: {e}"))?,
+            Ok(c) => {
+                let which = if c.games > 1 {
+                    format!(" (GAME {} OF {})", c.number, c.games)
+                } else {
+                    String::new()
+                };
+                match c.apply(&mut self.game) {
+                    Err(e) => self.say(&format!("LOAD: {e}"))?,
+                    Ok(l) => {
+                        if let Some(c) = l.engine {
+                            self.engine = c;
+                            self.flipped = c == Color::White;
+                        }
+                        self.say(&format!(
+                            "LOADED {} PLIES{which}; {} BUILD, LOOK AHEAD {}",
+                            self.game.plies.len(),
+                            self.game.build().to_string().to_uppercase(),
+                            self.game.level
+                        ))?;
+                        self.board()?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `PONDER ON|OFF` (the full build names the reply it expects).
+    fn set_ponder(&mut self, rest: &str) -> std::io::Result<()> {
+        match rest.to_ascii_uppercase().as_str() {
+            "ON" if self.game.build() == Build::Full => {
+                self.ponder = true;
+                self.say("PONDERING ON: I THINK ON YOUR TIME (FROM MY NEXT MOVE)")?;
+            }
+            "ON" => self.say("PONDER: ONLY THE FULL BUILD NAMES THE REPLY IT EXPECTS")?,
+            "OFF" => {
+                self.ponder = false;
+                self.say("PONDERING OFF")?;
+            }
+            _ => self.say("PONDER: ON OR OFF")?,
+        }
+        Ok(())
+    }
+
     fn command(&mut self, line: &str) -> Result<Flow, Box<dyn std::error::Error>> {
         if line.is_empty() {
             return Ok(Flow::Continue);
@@ -343,9 +409,9 @@ impl Session<'_> {
             "HELP" | "?" => self.say(HELP)?,
             "BOARD" => self.board()?,
             "HINT" => {
-                let h = crate::tablebase::cli::hint(
+                let h = crate::tablebase::verdict::hint(
                     self.game.pos(),
-                    std::path::Path::new(crate::tablebase::cli::DEFAULT_DIR),
+                    std::path::Path::new(crate::tablebase::verdict::DEFAULT_DIR),
                 );
                 self.say(&h)?
             }
@@ -399,21 +465,13 @@ impl Session<'_> {
                 }
                 _ => self.say("LEVEL: PLEASE GIVE A LOOK AHEAD FROM 1 TO 6")?,
             },
-            "BUILD" => {
-                let b = match rest.to_ascii_lowercase().as_str() {
-                    "article" => Some(Build::Article),
-                    "1978" => Some(Build::B1978),
-                    "full" => Some(Build::Full),
-                    _ => None,
-                };
-                match b {
-                    Some(b) => {
-                        self.game.set_build(b)?;
-                        self.say(&format!("{} BUILD", b.to_string().to_uppercase()))?;
-                    }
-                    None => self.say("BUILD: ARTICLE, 1978 OR FULL")?,
+            "BUILD" => match rest.to_ascii_lowercase().parse::<Build>().ok() {
+                Some(b) => {
+                    self.game.set_build(b)?;
+                    self.say(&format!("{} BUILD", b.to_string().to_uppercase()))?;
                 }
-            }
+                None => self.say("BUILD: ARTICLE, 1978 OR FULL")?,
+            },
             "FEN" => match parse_fen(rest) {
                 Ok(pos) => {
                     self.game.set_start(pos)?;
@@ -421,60 +479,10 @@ impl Session<'_> {
                 }
                 Err(e) => self.say(&format!("FEN: {e}"))?,
             },
-            "SAVE" => {
-                if rest.is_empty() {
-                    self.say("SAVE: GIVE A FILE NAME")?;
-                } else {
-                    let text = pgn::write(&self.game, &self.players(), &pgn::today());
-                    match pgn::save(std::path::Path::new(rest), &text) {
-                        Ok(pgn::Saved::Created) => self.say(&format!("SAVED TO {rest}"))?,
-                        Ok(pgn::Saved::Appended { before }) => self.say(&format!(
-                            "SAVED TO {rest}, AFTER THE {before} GAME{} ALREADY IN IT",
-                            if before == 1 { "" } else { "S" }
-                        ))?,
-                        Err(e) => self.say(&format!("SAVE: {e}"))?,
-                    }
-                }
-            }
+            "SAVE" => self.save(rest)?,
             "LOAD" if rest.is_empty() => self.say("LOAD: GIVE A FILE NAME")?,
-            "LOAD" => match pgn::load_file(std::path::Path::new(rest)) {
-                Err(e) => self.say(&format!("LOAD: {e}"))?,
-                Ok(c) => {
-                    let which = if c.games > 1 {
-                        format!(" (GAME {} OF {})", c.number, c.games)
-                    } else {
-                        String::new()
-                    };
-                    match c.apply(&mut self.game) {
-                        Err(e) => self.say(&format!("LOAD: {e}"))?,
-                        Ok(l) => {
-                            if let Some(c) = l.engine {
-                                self.engine = c;
-                                self.flipped = c == Color::White;
-                            }
-                            self.say(&format!(
-                                "LOADED {} PLIES{which}; {} BUILD, LOOK AHEAD {}",
-                                self.game.plies.len(),
-                                self.game.build().to_string().to_uppercase(),
-                                self.game.level
-                            ))?;
-                            self.board()?;
-                        }
-                    }
-                }
-            },
-            "PONDER" => match rest.to_ascii_uppercase().as_str() {
-                "ON" if self.game.build() == Build::Full => {
-                    self.ponder = true;
-                    self.say("PONDERING ON: I THINK ON YOUR TIME (FROM MY NEXT MOVE)")?;
-                }
-                "ON" => self.say("PONDER: ONLY THE FULL BUILD NAMES THE REPLY IT EXPECTS")?,
-                "OFF" => {
-                    self.ponder = false;
-                    self.say("PONDERING OFF")?;
-                }
-                _ => self.say("PONDER: ON OR OFF")?,
-            },
+            "LOAD" => self.load(rest)?,
+            "PONDER" => self.set_ponder(rest)?,
             "RESIGN" => {
                 let me = !self.engine;
                 self.game.resign(me);

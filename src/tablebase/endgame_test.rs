@@ -13,8 +13,8 @@
 //! among equal moves it picks the one that leaves the engine the most losing replies, then
 //! at random (seeded), so that the test probes the engine's weak spots.
 
-use super::cli::DEFAULT_DIR;
 use super::store::{material_name, Store};
+use super::verdict::DEFAULT_DIR;
 use super::{generate, men, Metric, TablebaseError, Val};
 use crate::firmware::params::ParamFile;
 use crate::firmware::{sargon, Build, Engine, FwMove};

@@ -14,13 +14,13 @@
 //! (`Pawn`: plies to mate or to any promotion, a promotion counting as the win; Lüscher,
 //! `../shared/seeds/004_...` §4 and the appendix, after Christoph Wirth's database).
 
-pub mod cli;
 pub mod endgame_test;
 pub mod generate;
 pub mod layout;
 pub mod men;
 pub mod stockfish;
 pub mod store;
+pub mod verdict;
 
 use std::fmt;
 use std::path::PathBuf;
