@@ -455,6 +455,24 @@ ATKSAV: LD      A,(NPINS)
         JR      Z,.free
         CALL    PNCK
         RET     NZ              ; pinned off this line: it does not attack here
+        IF      BUILD == B_1978
+        ; The 1978 listing's ATKSAV tests its "queen seen on this line" flag
+        ; after PNCK has loaded the line's step into the same register: while
+        ; any piece is pinned, the flag is the sign of the step from the
+        ; attacked square (an attacker below it, or left of it on its rank,
+        ; knights too, counts as behind a queen). Kept, as the program ran
+        ; (README, the 1978 build's notes). The sign of L - C is the step's.
+        PUSH    DE              ; (ARAY's own flags come back)
+        LD      A,L
+        SUB     C
+        RLCA
+        RLCA
+        AND     2
+        LD      D,A             ; the flag: bit 7 of the step, moved to bit 1
+        CALL    .free
+        POP     DE
+        RET
+        ENDIF
 .free:  PUSH    HL
         PUSH    DE
         PUSH    BC
@@ -644,12 +662,14 @@ PINFND: XOR     A
 ; PINS1: pins against the king or queen on square C.
 PINS1:  LD      H,BPAGE
         LD      L,C
-        LD      A,(HL)
-        AND     7
-        CP      QUEEN
+        IF      BUILD != B_1978 ; (1978: a stale POSQ square is scanned all the
+        LD      A,(HL)          ; same, for the colour of what stands there,
+        AND     7               ; White if empty, as the listing does: see the
+        CP      QUEEN           ; README's 1978 notes)
         JR      Z,.ok
         CP      KING
         RET     NZ              ; POSQ is stale (a queen was promoted): no pins
+        ENDIF
 .ok:    LD      IY,ADIRS
         LD      B,8
 .dir:   LD      E,(IY+0)

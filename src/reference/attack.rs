@@ -278,6 +278,17 @@ fn atksav(
     placed
 }
 
+/// The queen flag ATKSAV files an attacker by. The 1978 listing reads it after PNCK has loaded
+/// the line's step into the same register, so while any pin is listed it is the sign of the
+/// step from the attacked square (a knight's jump too): an attacker below or left of the square
+/// goes into the queen's byte (issue #37).
+fn queen_flag(filling: Filling, pins: &[Pin], dir: i8, queen: bool) -> bool {
+    match filling {
+        Filling::B1978 if !pins.is_empty() => dir < 0,
+        _ => queen,
+    }
+}
+
 /// ATTACK in evaluation mode: every attacker of `square`, of both colours, given the pin list.
 pub fn attack(m: &Mailbox, square: Square, pins: &[Pin], filling: Filling) -> Attack {
     let mut atk = Attackers::default();
@@ -318,12 +329,13 @@ pub fn attack(m: &Mailbox, square: Square, pins: &[Pin], filling: Filling) -> At
             if !attacks {
                 break;
             }
-            let placed = atksav(m, &mut atk, pins, filling, sq, dir, queen);
+            let behind_queen = queen_flag(filling, pins, dir, queen);
+            let placed = atksav(m, &mut atk, pins, filling, sq, dir, behind_queen);
             found.push(Found {
                 square: sq,
                 piece: Piece(p),
                 dir,
-                behind_queen: queen,
+                behind_queen,
                 placed,
             });
             if t == QUEEN {
@@ -338,12 +350,13 @@ pub fn attack(m: &Mailbox, square: Square, pins: &[Pin], filling: Filling) -> At
         let at = (square.mailbox() as i16 + dir as i16) as u8;
         let p = m.at(at);
         if let (false, KNIGHT, Some(sq)) = (p == OFF, p & 7, Square::from_mailbox(at)) {
-            let placed = atksav(m, &mut atk, pins, filling, sq, dir, false);
+            let behind_queen = queen_flag(filling, pins, dir, false);
+            let placed = atksav(m, &mut atk, pins, filling, sq, dir, behind_queen);
             found.push(Found {
                 square: sq,
                 piece: Piece(p),
                 dir,
-                behind_queen: false,
+                behind_queen,
                 placed,
             });
         }
