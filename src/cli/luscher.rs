@@ -121,6 +121,66 @@ pub fn report(label: &str, st: &Stats) -> String {
     s
 }
 
+/// What `luscher fit` found, and the model saved.
+fn print_fit(
+    name: &str,
+    s: &Settings,
+    r: &fit::FitResult,
+    dir: &std::path::Path,
+) -> Result<(), LuscherError> {
+    println!(
+        "{}: offset {}, longest distance {} plies, threshold {}, at most {} features",
+        name, r.model.offset, r.model.max, s.threshold, s.max_features
+    );
+    println!("configurations:");
+    for (role, cs, _) in &r.model.types {
+        println!("  {}: {}", type_name(*role), cs.len());
+    }
+    println!("conjugate-gradient steps: {}", r.iterations);
+    print!("{}", report("training set", &r.train));
+    if let Some(t) = &r.test {
+        print!("{}", report("test set", t));
+    }
+    let q = &r.quantised;
+    println!(
+        "quantised weights: signed 16-bit words, {} units a half-move; largest |weight| {} units",
+        quant::QSCALE,
+        q.max_word()
+    );
+    print!("{}", report("training set, quantised", &r.train_q));
+    if let Some(t) = &r.test_q {
+        print!("{}", report("test set, quantised", t));
+    }
+    let largest = r
+        .test_q
+        .as_ref()
+        .map_or(r.train_q.max_abs, |t| t.max_abs.max(r.train_q.max_abs));
+    let units = (largest * quant::QSCALE).round();
+    println!(
+        "quantised evaluation: largest |E| {units} units, {} the engine's limit {}{} (won endings at {} + E)",
+        if units < quant::ENGINE_LIMIT as f64 { "within" } else { "beyond" },
+        quant::ENGINE_LIMIT,
+        if units < quant::ENGINE_LIMIT as f64 { "" } else { ", clamped to it there" },
+        quant::LWIN
+    );
+    let path = Model::path(dir, &name);
+    r.model.save(&path)?;
+    println!("model saved to {}", path.display());
+    println!(
+        "quantised: outcome right {:.2}%, one-ply hit rate {:.2}% (random: {:.2}%)",
+        r.train_q.outcome_right(),
+        r.train_q.hit_rate(),
+        r.train_q.random_rate()
+    );
+    println!("outcome right: {:.2}%", r.train.outcome_right());
+    println!(
+        "one-ply hit rate: {:.2}% (random: {:.2}%)",
+        r.train.hit_rate(),
+        r.train.random_rate()
+    );
+    Ok(())
+}
+
 fn run_luscher(args: &Args) -> Result<(), LuscherError> {
     match &args.command {
         LuscherCommand::Fit {
@@ -159,57 +219,7 @@ fn run_luscher(args: &Args) -> Result<(), LuscherError> {
                 s.test_share = s.test_share.min(1.0 - t);
             }
             let r = fit::fit(dir, &l.name, &s)?;
-            println!(
-                "{}: offset {}, longest distance {} plies, threshold {}, at most {} features",
-                l.name, r.model.offset, r.model.max, s.threshold, s.max_features
-            );
-            println!("configurations:");
-            for (role, cs, _) in &r.model.types {
-                println!("  {}: {}", type_name(*role), cs.len());
-            }
-            println!("conjugate-gradient steps: {}", r.iterations);
-            print!("{}", report("training set", &r.train));
-            if let Some(t) = &r.test {
-                print!("{}", report("test set", t));
-            }
-            let q = &r.quantised;
-            println!(
-                "quantised weights: signed 16-bit words, {} units a half-move; largest |weight| {} units",
-                quant::QSCALE,
-                q.max_word()
-            );
-            print!("{}", report("training set, quantised", &r.train_q));
-            if let Some(t) = &r.test_q {
-                print!("{}", report("test set, quantised", t));
-            }
-            let largest = r
-                .test_q
-                .as_ref()
-                .map_or(r.train_q.max_abs, |t| t.max_abs.max(r.train_q.max_abs));
-            let units = (largest * quant::QSCALE).round();
-            println!(
-                "quantised evaluation: largest |E| {units} units, {} the engine's limit {}{} (won endings at {} + E)",
-                if units < quant::ENGINE_LIMIT as f64 { "within" } else { "beyond" },
-                quant::ENGINE_LIMIT,
-                if units < quant::ENGINE_LIMIT as f64 { "" } else { ", clamped to it there" },
-                quant::LWIN
-            );
-            let path = Model::path(dir, &l.name);
-            r.model.save(&path)?;
-            println!("model saved to {}", path.display());
-            println!(
-                "quantised: outcome right {:.2}%, one-ply hit rate {:.2}% (random: {:.2}%)",
-                r.train_q.outcome_right(),
-                r.train_q.hit_rate(),
-                r.train_q.random_rate()
-            );
-            println!("outcome right: {:.2}%", r.train.outcome_right());
-            println!(
-                "one-ply hit rate: {:.2}% (random: {:.2}%)",
-                r.train.hit_rate(),
-                r.train.random_rate()
-            );
-            Ok(())
+            print_fit(&l.name, &s, &r, dir)
         }
         LuscherCommand::Export {
             names,

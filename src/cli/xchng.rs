@@ -274,6 +274,68 @@ fn how_text(h: How) -> &'static str {
     }
 }
 
+/// The reference model's pins and attackers beside the firmware's array.
+fn print_model(board: &shakmaty::Board, sq: Square, build: Build, z: &Z80Exchange) {
+    let filling = Filling::from(build);
+    let pins = attack::pins_of(board, filling);
+    let model = attack::atklst(board, sq, filling);
+    if pins.is_empty() {
+        println!("pins      none");
+    } else {
+        let list: Vec<String> = pins
+            .iter()
+            .map(|p| format!("{} (line {:+})", p.square, p.dir))
+            .collect();
+        println!("pins      {}", list.join(", "));
+    }
+    if model.found.is_empty() {
+        println!("found     nothing attacks {sq}");
+    } else {
+        println!("found (reference model, in ATTACK's order):");
+        for f in &model.found {
+            println!("          {}", found_line(f));
+        }
+    }
+    if model.atklst != z.atklst {
+        println!(
+            "MODEL DIFFERS: the reference model fills {}",
+            model.atklst.hex()
+        );
+    }
+    println!();
+}
+
+/// One iteration of XCHNG's loop, in words.
+fn iteration_text(it: &xchng::Iteration) -> String {
+    let rec = it.recapturer.map_or("none".into(), |v| v.to_string());
+    let ahead = if it.lookahead.is_empty() {
+        String::new()
+    } else {
+        let pairs: Vec<String> = it
+            .lookahead
+            .iter()
+            .map(|(a, d)| {
+                format!(
+                    "{}/{}",
+                    if *a == 0 { "-".into() } else { a.to_string() },
+                    d.map_or("-".into(), |v| v.to_string())
+                )
+            })
+            .collect();
+        format!(" (then {})", pairs.join(", "))
+    };
+    format!(
+        "stake {}, capturer {}, recapturer {}{}: {}{}",
+        it.stake,
+        it.capturer,
+        rec,
+        ahead,
+        how_text(it.how),
+        it.residue
+            .map_or(String::new(), |r| format!(" -> residue {r}"))
+    )
+}
+
 /// `z80chess xchng --fen FEN --square SQ [--build B]`.
 pub fn cli(fen: &str, square: &str, build: Build) -> Result<(), String> {
     let pos: Chess = parse_fen(fen).map_err(|e| e.to_string())?;
@@ -319,33 +381,7 @@ pub fn cli(fen: &str, square: &str, build: Build) -> Result<(), String> {
         describe_section("Black", z.atklst.section(Colour::Black))
     );
 
-    let filling = Filling::from(build);
-    let pins = attack::pins_of(board, filling);
-    let model = attack::atklst(board, sq, filling);
-    if pins.is_empty() {
-        println!("pins      none");
-    } else {
-        let list: Vec<String> = pins
-            .iter()
-            .map(|p| format!("{} (line {:+})", p.square, p.dir))
-            .collect();
-        println!("pins      {}", list.join(", "));
-    }
-    if model.found.is_empty() {
-        println!("found     nothing attacks {sq}");
-    } else {
-        println!("found (reference model, in ATTACK's order):");
-        for f in &model.found {
-            println!("          {}", found_line(f));
-        }
-    }
-    if model.atklst != z.atklst {
-        println!(
-            "MODEL DIFFERS: the reference model fills {}",
-            model.atklst.hex()
-        );
-    }
-    println!();
+    print_model(board, sq, build, &z);
 
     let Some(p) = piece else {
         println!("empty square: no exchange (the firmware answers residue 0 without XCHNG)");
@@ -362,34 +398,7 @@ pub fn cli(fen: &str, square: &str, build: Build) -> Result<(), String> {
         println!("  no attacker");
     }
     for (k, it) in ex.iterations.iter().enumerate() {
-        let rec = it.recapturer.map_or("none".into(), |v| v.to_string());
-        let ahead = if it.lookahead.is_empty() {
-            String::new()
-        } else {
-            let pairs: Vec<String> = it
-                .lookahead
-                .iter()
-                .map(|(a, d)| {
-                    format!(
-                        "{}/{}",
-                        if *a == 0 { "-".into() } else { a.to_string() },
-                        d.map_or("-".into(), |v| v.to_string())
-                    )
-                })
-                .collect();
-            format!(" (then {})", pairs.join(", "))
-        };
-        println!(
-            "  {}: stake {}, capturer {}, recapturer {}{}: {}{}",
-            k + 1,
-            it.stake,
-            it.capturer,
-            rec,
-            ahead,
-            how_text(it.how),
-            it.residue
-                .map_or(String::new(), |r| format!(" -> residue {r}"))
-        );
+        println!("  {}: {}", k + 1, iteration_text(it));
     }
     let trace: Vec<String> = z.trace.iter().map(|v| v.to_string()).collect();
     println!(

@@ -130,6 +130,31 @@ pub fn judge(pos: &Chess, keys: &[String], plies: usize) -> Option<Outcome> {
     None
 }
 
+/// The opening's moves played from its start: the position, the keys of every position
+/// (for repetitions) and the plies, each marked "book".
+fn book(opening: &Opening) -> (Chess, Vec<String>, Vec<PlyRecord>) {
+    let mut plies: Vec<PlyRecord> = Vec::new();
+    let mut pos = opening.start.clone();
+    let mut keys = vec![key(&pos)];
+    for &m in &opening.moves {
+        let san = SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string();
+        keys.push(key(&pos));
+        plies.push(PlyRecord {
+            mv: m,
+            san,
+            comment: "book".into(),
+        });
+    }
+    (pos, keys, plies)
+}
+
+/// A fresh player for `side`, told the opening.
+fn start_player(side: &Side, opening: &Opening, clock_hz: u64) -> Result<Player, String> {
+    let mut p = Player::new(side, clock_hz).map_err(|e| e.to_string())?;
+    p.new_game(&opening.start, &opening.moves)?;
+    Ok(p)
+}
+
 /// Play game `round` (1-based) of opening `opening` with `sides[white]` as White.
 pub fn play(
     round: usize,
@@ -147,18 +172,7 @@ pub fn play(
         termination,
         fault: matches!(termination, "rules infraction" | "abandoned"),
     };
-    let mut plies: Vec<PlyRecord> = Vec::new();
-    let mut pos = opening.start.clone();
-    let mut keys = vec![key(&pos)];
-    for &m in &opening.moves {
-        let san = SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string();
-        keys.push(key(&pos));
-        plies.push(PlyRecord {
-            mv: m,
-            san,
-            comment: "book".into(),
-        });
-    }
+    let (mut pos, mut keys, mut plies) = book(opening);
     let record = |plies: Vec<PlyRecord>, outcome: Outcome, players: &[Player]| {
         let stats = |colour: usize| players.get(colour).and_then(Player::ponder_stats);
         // players[0] is White: side A is White when `white` is 0.
@@ -180,18 +194,11 @@ pub fn play(
     let mut players: Vec<Player> = Vec::with_capacity(2);
     for i in 0..2 {
         let side = &sides[if i == 0 { white } else { 1 - white }];
-        let p = Player::new(side, clock_hz)
-            .map_err(|e| e.to_string())
-            .and_then(|mut p| p.new_game(&opening.start, &opening.moves).map(|_| p));
-        match p {
+        match start_player(side, opening, clock_hz) {
             Ok(p) => players.push(p),
             Err(e) => {
-                let o = loss(
-                    colour_of(i),
-                    format!("{} could not start the game: {e}", names[i]),
-                    "rules infraction",
-                );
-                return record(plies, o, &players);
+                let why = format!("{} could not start the game: {e}", names[i]);
+                return record(plies, loss(colour_of(i), why, "rules infraction"), &players);
             }
         }
     }
@@ -218,26 +225,17 @@ pub fn play(
         let budget = budget_of(i, &left, &made);
         let (choice, thought) = match players[i].think(&pos, budget) {
             Ok(c) => c,
-            Err(e @ ThinkError::Silent { .. }) => {
-                let o = loss(side, format!("engine {} {e}", names[i]), "abandoned");
-                return record(plies, o, &players);
-            }
             Err(e) => {
-                let o = loss(
-                    side,
-                    format!("{} failed: {e}", names[i]),
-                    "rules infraction",
-                );
-                return record(plies, o, &players);
+                let (why, termination) = match e {
+                    ThinkError::Silent { .. } => (format!("engine {} {e}", names[i]), "abandoned"),
+                    _ => (format!("{} failed: {e}", names[i]), "rules infraction"),
+                };
+                return record(plies, loss(side, why, termination), &players);
             }
         };
         let Some(m) = choice.mv else {
-            let o = loss(
-                side,
-                format!("{} played {}, an illegal move", names[i], choice.text),
-                "rules infraction",
-            );
-            return record(plies, o, &players);
+            let why = format!("{} played {}, an illegal move", names[i], choice.text);
+            return record(plies, loss(side, why, "rules infraction"), &players);
         };
         let san = SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string();
         keys.push(key(&pos));
@@ -248,12 +246,12 @@ pub fn play(
         });
         // The other side pondered while this one thought (for as long as its clock ran).
         if let Err(e) = players[1 - i].ponder_for(choice.seconds) {
-            let o = loss(
-                colour_of(1 - i),
-                format!("{} failed while pondering: {e}", names[1 - i]),
-                "rules infraction",
+            let why = format!("{} failed while pondering: {e}", names[1 - i]);
+            return record(
+                plies,
+                loss(colour_of(1 - i), why, "rules infraction"),
+                &players,
             );
-            return record(plies, o, &players);
         }
         for (k, p) in players.iter_mut().enumerate() {
             let t = if k == i { thought.clone() } else { None };

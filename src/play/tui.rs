@@ -438,11 +438,8 @@ impl App {
                 Err(_) => self.complain("level: a look ahead from 1 to 6"),
             },
             "build" => {
-                let b = match rest.to_ascii_lowercase().as_str() {
-                    "article" => Build::Article,
-                    "1978" => Build::B1978,
-                    "full" => Build::Full,
-                    _ => return self.complain("build: article, 1978 or full"),
+                let Ok(b) = rest.to_ascii_lowercase().parse::<Build>() else {
+                    return self.complain("build: article, 1978 or full");
                 };
                 self.abandon();
                 match self.game.set_build(b) {
@@ -463,52 +460,9 @@ impl App {
                     }
                 }
             },
-            "save" => {
-                if rest.is_empty() {
-                    return self.complain("save: give a file name");
-                }
-                let players = pgn::Players {
-                    engine: Some(self.engine_colour()),
-                    human: "Player".into(),
-                };
-                let text = pgn::write(&self.game, &players, &pgn::today());
-                match pgn::save(std::path::Path::new(rest), &text) {
-                    Ok(pgn::Saved::Created) => self.say(format!("Saved to {rest}.")),
-                    Ok(pgn::Saved::Appended { before }) => self.say(format!(
-                        "Saved to {rest}, after the {before} game{} already in it.",
-                        if before == 1 { "" } else { "s" }
-                    )),
-                    Err(e) => self.complain(format!("save: {e}")),
-                }
-            }
+            "save" => self.save(rest),
             "load" if rest.is_empty() => self.complain("load: give a file name"),
-            "load" => match pgn::load_file(std::path::Path::new(rest)) {
-                Err(e) => self.complain(format!("load: {e}")),
-                Ok(c) => {
-                    let which = if c.games > 1 {
-                        format!(", game {} of {}", c.number, c.games)
-                    } else {
-                        String::new()
-                    };
-                    self.abandon();
-                    match c.apply(&mut self.game) {
-                        Err(e) => self.complain(format!("load {rest}: {e}")),
-                        Ok(l) => {
-                            if let Some(c) = l.engine {
-                                self.human = !c;
-                                self.flipped = self.human == Color::Black;
-                            }
-                            self.reset_clocks(Instant::now());
-                            self.say(format!(
-                                "Loaded {} plies ({} build, level {}{which}).",
-                                self.game.plies.len(),
-                                self.game.build(),
-                                self.game.level
-                            ));
-                        }
-                    }
-                }
-            },
+            "load" => self.load(rest),
             "resign" => {
                 self.abandon();
                 self.game.resign(self.human);
@@ -516,6 +470,57 @@ impl App {
                 self.say(format!("{} ({}).", end.describe(), end.result()));
             }
             _ => self.user_move(text),
+        }
+    }
+
+    /// `save FILE`: the game added to a PGN file (a file that is not PGN is never touched).
+    fn save(&mut self, rest: &str) {
+        if rest.is_empty() {
+            return self.complain("save: give a file name");
+        }
+        let players = pgn::Players {
+            engine: Some(self.engine_colour()),
+            human: "Player".into(),
+        };
+        let text = pgn::write(&self.game, &players, &pgn::today());
+        match pgn::save(std::path::Path::new(rest), &text) {
+            Ok(pgn::Saved::Created) => self.say(format!("Saved to {rest}.")),
+            Ok(pgn::Saved::Appended { before }) => self.say(format!(
+                "Saved to {rest}, after the {before} game{} already in it.",
+                if before == 1 { "" } else { "s" }
+            )),
+            Err(e) => self.complain(format!("save: {e}")),
+        }
+    }
+
+    /// `load FILE`: the last game of a PGN file (nothing changes when it cannot be read).
+    fn load(&mut self, rest: &str) {
+        match pgn::load_file(std::path::Path::new(rest)) {
+            Err(e) => self.complain(format!("load: {e}")),
+            Ok(c) => {
+                let which = if c.games > 1 {
+                    format!(", game {} of {}", c.number, c.games)
+                } else {
+                    String::new()
+                };
+                self.abandon();
+                match c.apply(&mut self.game) {
+                    Err(e) => self.complain(format!("load {rest}: {e}")),
+                    Ok(l) => {
+                        if let Some(c) = l.engine {
+                            self.human = !c;
+                            self.flipped = self.human == Color::Black;
+                        }
+                        self.reset_clocks(Instant::now());
+                        self.say(format!(
+                            "Loaded {} plies ({} build, level {}{which}).",
+                            self.game.plies.len(),
+                            self.game.build(),
+                            self.game.level
+                        ));
+                    }
+                }
+            }
         }
     }
 

@@ -293,37 +293,7 @@ impl<'o> Xb<'o> {
         );
         match cmd {
             XbCommand::Nothing | XbCommand::MoveNow | XbCommand::Status => {}
-            XbCommand::Protover => {
-                self.send("feature done=0")?;
-                self.send(&format!(
-                    "feature myname=\"z80chess {}\" ping=1 setboard=1 usermove=1 playother=1 \
-                     san=0 colors=0 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=1 \
-                     variants=\"normal\"",
-                    env!("CARGO_PKG_VERSION")
-                ))?;
-                self.send(&format!(
-                    "feature option=\"Level -spin {} {} {}\"",
-                    crate::session::DEFAULT_LEVEL,
-                    crate::session::LEVELS.start(),
-                    crate::session::LEVELS.end()
-                ))?;
-                let builds: Vec<String> = [Build::Article, Build::B1978, Build::Full]
-                    .iter()
-                    .map(|b| {
-                        let star = if *b == self.game.build() { "*" } else { "" };
-                        format!("{star}{b}")
-                    })
-                    .collect();
-                self.send(&format!(
-                    "feature option=\"Build -combo {}\"",
-                    builds.join(" /// ")
-                ))?;
-                self.send("feature option=\"PeriodSpeed -check 0\"")?;
-                self.send(&format!(
-                    "feature option=\"ClockHz -spin {PERIOD_HZ} 1000 1000000000\""
-                ))?;
-                self.send("feature done=1")?;
-            }
+            XbCommand::Protover => self.features()?,
             XbCommand::Quit => self.wire.quit = true,
             XbCommand::New => {
                 if let Err(e) = self.game.new_game() {
@@ -364,22 +334,7 @@ impl<'o> Xb<'o> {
                 self.time_left = Some(base);
             }
             XbCommand::Time(d) => self.time_left = Some(d),
-            XbCommand::SetBoard(fen) => {
-                let set = parse_fen(&fen)
-                    .map_err(|e| format!("bad FEN: {e}"))
-                    .and_then(|pos| self.game.set_start(pos));
-                match set {
-                    Ok(()) => self.refused = None,
-                    Err(e) => {
-                        self.send(&format!("tellusererror Illegal position: {e}"))?;
-                        self.error(
-                            &format!("{e}; no position until new or a good setboard"),
-                            line,
-                        )?;
-                        self.refused = Some(e);
-                    }
-                }
-            }
+            XbCommand::SetBoard(fen) => self.set_board(&fen, line)?,
             XbCommand::Undo => {
                 if self.refused.is_some() || self.game.undo().is_err() {
                     self.error("no move to undo", line)?;
@@ -403,6 +358,59 @@ impl<'o> Xb<'o> {
         }
         if changes {
             self.analysed = false;
+        }
+        Ok(())
+    }
+
+    /// `protover 2`: the features and options.
+    fn features(&mut self) -> std::io::Result<()> {
+        self.send("feature done=0")?;
+        self.send(&format!(
+            "feature myname=\"z80chess {}\" ping=1 setboard=1 usermove=1 playother=1 \
+             san=0 colors=0 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=1 \
+             variants=\"normal\"",
+            env!("CARGO_PKG_VERSION")
+        ))?;
+        self.send(&format!(
+            "feature option=\"Level -spin {} {} {}\"",
+            crate::session::DEFAULT_LEVEL,
+            crate::session::LEVELS.start(),
+            crate::session::LEVELS.end()
+        ))?;
+        let builds: Vec<String> = [Build::Article, Build::B1978, Build::Full]
+            .iter()
+            .map(|b| {
+                let star = if *b == self.game.build() { "*" } else { "" };
+                format!("{star}{b}")
+            })
+            .collect();
+        self.send(&format!(
+            "feature option=\"Build -combo {}\"",
+            builds.join(" /// ")
+        ))?;
+        self.send("feature option=\"PeriodSpeed -check 0\"")?;
+        self.send(&format!(
+            "feature option=\"ClockHz -spin {PERIOD_HZ} 1000 1000000000\""
+        ))?;
+        self.send("feature done=1")?;
+        Ok(())
+    }
+
+    /// `setboard FEN`: a refused position leaves no position until `new` or a good one.
+    fn set_board(&mut self, fen: &str, line: &str) -> std::io::Result<()> {
+        let set = parse_fen(fen)
+            .map_err(|e| format!("bad FEN: {e}"))
+            .and_then(|pos| self.game.set_start(pos));
+        match set {
+            Ok(()) => self.refused = None,
+            Err(e) => {
+                self.send(&format!("tellusererror Illegal position: {e}"))?;
+                self.error(
+                    &format!("{e}; no position until new or a good setboard"),
+                    line,
+                )?;
+                self.refused = Some(e);
+            }
         }
         Ok(())
     }
