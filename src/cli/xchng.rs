@@ -5,6 +5,7 @@
 //! The functions that run the firmware under the observer are public: the tests use them.
 
 use crate::disasm::Symbols;
+use crate::firmware::protocol::{self, Command, Op, Reply};
 use crate::firmware::{mailbox, parse_fen, square_of, Build, Engine};
 use crate::machine::{Observer, StopReason};
 use crate::reference::attack::{self, Filling, Found, Placed};
@@ -63,15 +64,17 @@ impl Observer for Probe {
     }
 }
 
-/// Send `bytes` (a command and its arguments) and run the firmware under `obs` until it waits
-/// for the host with nothing left to read; the whole reply, status byte first.
+/// Send `command` and run the firmware under `obs` until it waits for the host with nothing
+/// left to read; the reply, decoded by the protocol's decoder.
 pub fn command_observed<O: Observer>(
     engine: &mut Engine,
-    bytes: &[u8],
+    command: &Command,
     obs: &mut O,
-) -> Result<Vec<u8>, String> {
+) -> Result<Reply, String> {
+    let op = command.op();
+    let bytes = command.encode().map_err(|e| e.to_string())?;
     engine.machine.take_output();
-    engine.machine.send(bytes);
+    engine.machine.send(&bytes);
     loop {
         match engine.machine.run_observed(u64::MAX, obs) {
             StopReason::InputNeeded if engine.machine.pending_input() == 0 => break,
@@ -79,20 +82,15 @@ pub fn command_observed<O: Observer>(
             other => {
                 return Err(format!(
                     "the firmware stopped during '{}': {other:?}",
-                    bytes.first().map_or('?', |&b| b as char)
+                    op.letter()
                 ))
             }
         }
     }
     let out = engine.machine.take_output();
-    match out.first() {
-        None => Err("no reply".into()),
-        Some(0) => Ok(out),
-        Some(&code) => Err(format!(
-            "the firmware refused '{}' with code {code:02X}h",
-            bytes[0] as char
-        )),
-    }
+    protocol::status(op.letter(), &out)
+        .and_then(|r| Reply::decode(engine.build, op, r))
+        .map_err(|e| e.to_string())
 }
 
 /// `'X'` on `sq` of the position the engine holds, with XCHNG's residue trace.
@@ -101,20 +99,14 @@ pub fn z80_exchange(engine: &mut Engine, sq: Square) -> Result<Z80Exchange, Stri
         at: residue_probe(engine.build)?,
         seen: Vec::new(),
     };
-    let out = command_observed(engine, &[b'X', mailbox(sq)], &mut probe)?;
-    if out.len() != 16 {
-        return Err(format!(
-            "'X' answered {} bytes, not 16: {out:02X?}",
-            out.len()
-        ));
+    match command_observed(engine, &Command::Xchng(mailbox(sq)), &mut probe)? {
+        Reply::Exchange { attackers, residue } => Ok(Z80Exchange {
+            atklst: attackers,
+            residue,
+            trace: probe.seen,
+        }),
+        other => Err(protocol::mismatch(Op::Xchng, &other).to_string()),
     }
-    let mut atklst = [0u8; 14];
-    atklst.copy_from_slice(&out[1..15]);
-    Ok(Z80Exchange {
-        atklst,
-        residue: out[15],
-        trace: probe.seen,
-    })
 }
 
 /// `'Y'`: XCHNG on a given array for `piece`; (residue, trace).
@@ -127,16 +119,11 @@ pub fn z80_array_exchange(
         at: residue_probe(engine.build)?,
         seen: Vec::new(),
     };
-    let mut bytes = vec![b'Y', piece];
-    bytes.extend_from_slice(array);
-    let out = command_observed(engine, &bytes, &mut probe)?;
-    if out.len() != 2 {
-        return Err(format!(
-            "'Y' answered {} bytes, not 2: {out:02X?}",
-            out.len()
-        ));
+    let array = *array;
+    match command_observed(engine, &Command::Xarray { piece, array }, &mut probe)? {
+        Reply::Residue(r) => Ok((r, probe.seen)),
+        other => Err(protocol::mismatch(Op::Xarray, &other).to_string()),
     }
-    Ok((out[1], probe.seen))
 }
 
 /// A square from `e4` or a mailbox index (21..98).

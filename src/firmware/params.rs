@@ -29,9 +29,9 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 /// 'W' block offset n bytes..: write a stored block.
-pub const CMD_PWRITE: u8 = b'W';
+pub use super::protocol::CMD_PWRITE;
 /// 'V' block offset n: read a stored block.
-pub const CMD_PREAD: u8 = b'V';
+pub use super::protocol::CMD_PREAD;
 /// The size of one block (`PBLKSZ`).
 pub const BLOCK_SIZE: u16 = 0x80;
 
