@@ -193,7 +193,11 @@ fn commands_encode_and_decode_back() {
     for c in commands {
         let bytes = c.encode().unwrap();
         assert_eq!(bytes[0], c.op().code());
-        assert_eq!(Command::decode(&bytes), Ok((c.clone(), bytes.len())), "{c:?}");
+        assert_eq!(
+            Command::decode(&bytes),
+            Ok((c.clone(), bytes.len())),
+            "{c:?}"
+        );
         // One byte short: an error naming the command.
         let short = Command::decode(&bytes[..bytes.len() - 1]);
         if bytes.len() > 1 {

@@ -368,7 +368,12 @@ fn data(text: &str, kw: &Token, word: &str, rest: &[Token]) -> Result<Stmt, Line
                 }
             }
         }
-        _ => return Err(LineError::syntax(kw.col, format!("{word} is not a data directive"))),
+        _ => {
+            return Err(LineError::syntax(
+                kw.col,
+                format!("{word} is not a data directive"),
+            ))
+        }
     })
 }
 
@@ -417,8 +422,7 @@ fn parse_stmt(
         "IF" => Stmt::If(one_expr("IF")?),
         "ASSERT" => match split_commas(text, rest, kw)?[..] {
             [cond, [Token {
-                tok: Tok::Str(msg),
-                ..
+                tok: Tok::Str(msg), ..
             }]] => Stmt::Assert(ex(text, cond)?, String::from_utf8_lossy(msg).into_owned()),
             _ => {
                 return Err(LineError::syntax(

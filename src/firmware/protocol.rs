@@ -54,12 +54,40 @@ const OPS: [(Op, &str, &str, &str, bool, &str); 20] = [
     (Op::Perft, "C_PERFT", "CPERFT", "perft", false, "DEPTH"),
     (Op::Attack, "C_ATTK", "CATTK", "attack", false, "SQ"),
     (Op::Xchng, "C_XCHG", "CXCHG", "xchng", false, "SQ"),
-    (Op::Xarray, "C_XARR", "CXARR", "xarray", false, "PIECE B0..B13"),
+    (
+        Op::Xarray,
+        "C_XARR",
+        "CXARR",
+        "xarray",
+        false,
+        "PIECE B0..B13",
+    ),
     (Op::MoveNo, "C_MOVNO", "CMOVNO", "moveno", false, "N"),
-    (Op::Search, "C_SRCH", "CSRCH", "search", false, "LEVEL [iterate]"),
+    (
+        Op::Search,
+        "C_SRCH",
+        "CSRCH",
+        "search",
+        false,
+        "LEVEL [iterate]",
+    ),
     (Op::Eval, "C_EVAL", "CEVAL", "eval", false, ""),
-    (Op::ParamWrite, "C_PARW", "CPARW", "pwrite", true, "BLOCK OFFSET B.. | reset"),
-    (Op::ParamRead, "C_PARV", "CPARV", "pread", true, "BLOCK OFFSET N"),
+    (
+        Op::ParamWrite,
+        "C_PARW",
+        "CPARW",
+        "pwrite",
+        true,
+        "BLOCK OFFSET B.. | reset",
+    ),
+    (
+        Op::ParamRead,
+        "C_PARV",
+        "CPARV",
+        "pread",
+        true,
+        "BLOCK OFFSET N",
+    ),
     (Op::Halfmove, "C_HALF", "CHALF", "halfmove", true, "N"),
     (Op::Time, "C_TIME", "CTIME", "time", true, "LEFT TOGO INC"),
     (Op::Roots, "C_ROOT", "CROOT", "roots", true, "UCI.."),
@@ -77,8 +105,19 @@ impl Op {
         all
     };
 
-    fn info(self) -> &'static (Op, &'static str, &'static str, &'static str, bool, &'static str) {
-        OPS.iter().find(|o| o.0 == self).expect("every op is in OPS")
+    fn info(
+        self,
+    ) -> &'static (
+        Op,
+        &'static str,
+        &'static str,
+        &'static str,
+        bool,
+        &'static str,
+    ) {
+        OPS.iter()
+            .find(|o| o.0 == self)
+            .expect("every op is in OPS")
     }
     /// The byte on the port.
     pub const fn code(self) -> u8 {
@@ -178,20 +217,32 @@ pub enum Command {
     MoveNo(u8),
     /// Search to `level` plies; `iterate`: depth 1, 2, .. level, each reported; `timed`: the
     /// full build keeps the time [`Command::Time`] gave -> [`Reply::Search`].
-    Search { level: u8, iterate: bool, timed: bool },
+    Search {
+        level: u8,
+        iterate: bool,
+        timed: bool,
+    },
     /// The static evaluation, term by term -> [`Reply::Eval`].
     Eval,
     /// Full build: every parameter block back to the ROM's defaults ('W' FFh).
     ParamReset,
     /// Full build: write `bytes` into a stored parameter block at `offset`.
-    ParamWrite { block: u8, offset: u8, bytes: Vec<u8> },
+    ParamWrite {
+        block: u8,
+        offset: u8,
+        bytes: Vec<u8>,
+    },
     /// Full build: read `len` bytes of a block -> [`Reply::Params`].
     ParamRead { block: u8, offset: u8, len: u8 },
     /// Full build: the halfmove clock of the position set up.
     Halfmove(u8),
     /// Full build: the time for the next timed search, in ticks of [`TICK`] T-states: the
     /// time left (24 bits), the moves to the next control (0: all), the increment -> [`Reply::Time`].
-    Time { left: u32, moves_to_go: u8, increment: u16 },
+    Time {
+        left: u32,
+        moves_to_go: u8,
+        increment: u16,
+    },
     /// Full build: the root moves the next searches consider (none: every move).
     Roots(Vec<FwMove>),
 }
@@ -382,7 +433,14 @@ impl Command {
                 let a = need(2)?;
                 let (iterate, timed) = (a[1] & 1 != 0, a[1] & 2 != 0);
                 let level = a[0];
-                (Command::Search { level, iterate, timed }, 2)
+                (
+                    Command::Search {
+                        level,
+                        iterate,
+                        timed,
+                    },
+                    2,
+                )
             }
             Op::ParamWrite if need(1)?[0] == 0xFF => (Command::ParamReset, 1),
             Op::ParamWrite => {
@@ -390,7 +448,14 @@ impl Command {
                 let a = need(3 + n)?;
                 let bytes = a[3..].to_vec();
                 let (block, offset) = (a[0], a[1]);
-                (Command::ParamWrite { block, offset, bytes }, 3 + n)
+                (
+                    Command::ParamWrite {
+                        block,
+                        offset,
+                        bytes,
+                    },
+                    3 + n,
+                )
             }
             Op::ParamRead => {
                 let a = need(3)?;
@@ -402,14 +467,27 @@ impl Command {
                 let left = u32::from_le_bytes([a[0], a[1], a[2], 0]);
                 let increment = u16::from_le_bytes([a[4], a[5]]);
                 let moves_to_go = a[3];
-                (Command::Time { left, moves_to_go, increment }, 6)
+                (
+                    Command::Time {
+                        left,
+                        moves_to_go,
+                        increment,
+                    },
+                    6,
+                )
             }
             Op::Roots => {
                 let n = need(1)?[0] as usize;
                 let a = need(1 + 3 * n)?;
-                (Command::Roots(a[1..].chunks(3).map(read_move).collect()), 1 + 3 * n)
+                (
+                    Command::Roots(a[1..].chunks(3).map(read_move).collect()),
+                    1 + 3 * n,
+                )
             }
-            plain => (Command::plain(plain).expect("the ops left take no argument"), 0),
+            plain => (
+                Command::plain(plain).expect("the ops left take no argument"),
+                0,
+            ),
         };
         Ok((cmd, 1 + used))
     }
@@ -421,14 +499,23 @@ pub enum Reply {
     /// 00h alone.
     Done,
     /// The firmware's build switch and version.
-    Ident { build: u8, version: u8 },
+    Ident {
+        build: u8,
+        version: u8,
+    },
     Board(Setup),
     Moves(Vec<FwMove>),
-    Status { in_check: bool, legal: u8 },
+    Status {
+        in_check: bool,
+        legal: u8,
+    },
     Perft(u32),
     /// ATKLST (14 bytes: White's count and attackers, then Black's).
     Attackers([u8; 14]),
-    Exchange { attackers: [u8; 14], residue: u8 },
+    Exchange {
+        attackers: [u8; 14],
+        residue: u8,
+    },
     Residue(u8),
     /// The search's answer; its `tstates` is 0 (the host counts them, not the reply).
     Search(SearchResult),
@@ -471,7 +558,10 @@ fn exactly(op: Op, r: &[u8], n: usize) -> Result<&[u8], FirmwareError> {
     if r.len() == n {
         Ok(r)
     } else {
-        Err(malformed(op, format!("{} bytes, not {n}: {r:02X?}", r.len())))
+        Err(malformed(
+            op,
+            format!("{} bytes, not {n}: {r:02X?}", r.len()),
+        ))
     }
 }
 
@@ -585,7 +675,11 @@ impl fmt::Display for Reply {
                 write!(f, "{} legal moves: {}", m.len(), moves.join(" "))
             }
             Reply::Status { in_check, legal } => {
-                let check = if *in_check { "in check" } else { "not in check" };
+                let check = if *in_check {
+                    "in check"
+                } else {
+                    "not in check"
+                };
                 write!(f, "{check}, {legal} legal moves")
             }
             Reply::Perft(n) => write!(f, "{n} paths"),
@@ -612,11 +706,7 @@ impl fmt::Display for Reply {
             ),
             Reply::Eval(e) => f.write_str(&e.report()),
             Reply::Params(b) => write!(f, "{} bytes: {}", b.len(), hex(b)),
-            Reply::Time(t) => write!(
-                f,
-                "target {} T-states, hard limit {}",
-                t.target, t.hard
-            ),
+            Reply::Time(t) => write!(f, "target {} T-states, hard limit {}", t.target, t.hard),
         }
     }
 }

@@ -191,7 +191,8 @@ impl Engine {
             iterate,
             timed,
         };
-        self.machine.send(&search.encode().expect("a search's arguments are bytes"));
+        self.machine
+            .send(&search.encode().expect("a search's arguments are bytes"));
         self.search_start = Some(self.tstates());
     }
 

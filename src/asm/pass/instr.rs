@@ -140,7 +140,9 @@ impl Pass<'_, '_> {
                 .find(mnemonic, &relaxed.iter().collect::<Vec<_>>())
                 .is_empty()
         {
-            hint = " (parentheses mean a memory operand; drop the outer parentheses for an immediate)".into();
+            hint =
+                " (parentheses mean a memory operand; drop the outer parentheses for an immediate)"
+                    .into();
         }
         let col = ops.first().map(|o| o.col).unwrap_or(0);
         self.err(
