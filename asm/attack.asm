@@ -276,9 +276,7 @@ ADIRS:  DB      9,BISHOP,11,BISHOP,-11,BISHOP,-9,BISHOP
 
 ; Piece values (index = type); the 1978 build doubles them as it uses them.
 PVALUE: DB      0,1,3,3,5,9,10
-        IF      (PVALUE & 0FFh) > 0F9h
-        ERROR   "PVALUE must not cross a page"
-        ENDIF
+        ASSERT  (PVALUE & 0FFh) <= 0F9h, "PVALUE must not cross a page"
 
 ; ATTACK: clear ATKLST, then record every attacker of square C, of both
 ; colours, with ATKSAV, x-raying through chains of same-coloured pieces that

@@ -55,9 +55,7 @@ GHMAX   EQU     100
 GHSIZE  EQU     5
 DPLY    EQU     0F500h          ; per ply (8 bytes, ply 0..31): key (4),
                                 ; clock (1), DRWCNT on entry (2)
-        IF      GHLIST + GHMAX * GHSIZE > DPLY
-        ERROR   "GHLIST runs into DPLY"
-        ENDIF
+        ASSERT  GHLIST + GHMAX * GHSIZE <= DPLY, "GHLIST runs into DPLY"
 
 ; GHCLR: an empty history, clock 0 (reset, 'N', 'S'); a new game or position
 ; also lifts the set of root moves (roots.asm).   clobbers: A

@@ -95,12 +95,8 @@ EGPKP   EQU     EGV+40h         ; 1  search: the root is a king-and-pawn ending
 BRMV    EQU     EGV+41h         ; 3  search: the best reply at ply 2: from, to,
                                 ;    promotion (from = 0: none)
 
-        IF      P_EGRIP - P_EGAPP != KPNT - 1
-        ERROR   "End-Game's weights must be consecutive bytes"
-        ENDIF
-        IF      (EGC & 0FFh) + EGCLR > 100h
-        ERROR   "EGC and EGFC must lie in one page"
-        ENDIF
+        ASSERT  P_EGRIP - P_EGAPP == KPNT - 1, "End-Game's weights must be consecutive bytes"
+        ASSERT  (EGC & 0FFh) + EGCLR <= 100h, "EGC and EGFC must lie in one page"
 
 ; EGEVAL: HL = End-Game's terms' sum (White's view), each in BRKDN
 ; (BK_EG0 + 2k); all 0 when RACE has found a certain win (BK_RACE != 0): a

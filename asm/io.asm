@@ -1,6 +1,7 @@
 ; ===========================================================================
 ; io.asm: the host <-> firmware protocol. The one place the port map and the
-; command set are defined (src/firmware/protocol.rs mirrors it).
+; command set are defined (src/firmware/protocol.rs mirrors it, checked by
+; tests/firmware.rs against the symbol file).
 ;
 ; PORTS (low address byte; the high byte is ignored)
 ;   00h PDATA   IN : the next byte from the host
@@ -67,6 +68,29 @@ ESQUARE EQU     0Dh             ; not a square of the board
 EUNKNWN EQU     0FFh            ; unknown command (the byte follows)
 ; ===========================================================================
 
+; COMMAND CODES (CMDTAB is built from them; src/firmware/protocol.rs's Op holds
+; the same codes and a test checks each against this symbol file)
+C_IDENT EQU     'I'
+C_NEW   EQU     'N'
+C_SETUP EQU     'S'
+C_BOARD EQU     'B'
+C_LIST  EQU     'L'
+C_STAT  EQU     'K'
+C_MOVE  EQU     'M'
+C_UNDO  EQU     'U'
+C_PERFT EQU     'P'
+C_ATTK  EQU     'A'
+C_XCHG  EQU     'X'
+C_XARR  EQU     'Y'
+C_MOVNO EQU     'O'
+C_SRCH  EQU     'G'
+C_EVAL  EQU     'Q'
+C_PARW  EQU     'W'
+C_PARV  EQU     'V'
+C_HALF  EQU     'H'
+C_TIME  EQU     'T'
+C_ROOT  EQU     'R'
+
 PDATA   EQU     00h
 PSTAT   EQU     01h
 PPOLL   EQU     02h
@@ -129,46 +153,46 @@ CMDLP:  LD      SP,STACK
 CMDERR: LD      SP,(CMDSP)
         JP      PUTB
 
-CMDTAB: DB      'I'
+CMDTAB: DB      C_IDENT
         DW      CIDENT
-        DB      'N'
+        DB      C_NEW
         DW      CNEW
-        DB      'S'
+        DB      C_SETUP
         DW      CSETUP
-        DB      'B'
+        DB      C_BOARD
         DW      CBOARD
-        DB      'L'
+        DB      C_LIST
         DW      CLIST
-        DB      'K'
+        DB      C_STAT
         DW      CSTAT
-        DB      'M'
+        DB      C_MOVE
         DW      CMOVE
-        DB      'U'
+        DB      C_UNDO
         DW      CUNDO
-        DB      'P'
+        DB      C_PERFT
         DW      CPERFT
-        DB      'A'
+        DB      C_ATTK
         DW      CATTK
-        DB      'X'
+        DB      C_XCHG
         DW      CXCHG
-        DB      'Y'
+        DB      C_XARR
         DW      CXARR
-        DB      'O'
+        DB      C_MOVNO
         DW      CMOVNO
-        DB      'G'
+        DB      C_SRCH
         DW      CSRCH
-        DB      'Q'
+        DB      C_EVAL
         DW      CEVAL
         IF      BUILD == B_FULL
-        DB      'W'
+        DB      C_PARW
         DW      CPARW
-        DB      'V'
+        DB      C_PARV
         DW      CPARV
-        DB      'H'
+        DB      C_HALF
         DW      CHALF
-        DB      'T'
+        DB      C_TIME
         DW      CTIME
-        DB      'R'
+        DB      C_ROOT
         DW      CROOT
         ENDIF
         DB      0

@@ -203,15 +203,9 @@ KLP     EQU     KV+0F2h         ; 2 the list's end
 KSUM    EQU     KV+0F4h         ; 2 the sum of the terms
 KLIST   EQU     KV+100h         ; (side|type, file, own rank) * up to 32, 0
 
-        IF      P_KCENT - P_DOUBL != 2 * (KNT1 - 1)
-        ERROR   "the first knowledge weights must be consecutive words"
-        ENDIF
-        IF      P_HOLE - P_KMOVE != 2 * (KNT2 - 1)
-        ERROR   "the second knowledge weights must be consecutive words"
-        ENDIF
-        IF      KCNT + KNT > KPASSR
-        ERROR   "the counters run into KPASSR"
-        ENDIF
+        ASSERT  P_KCENT - P_DOUBL == 2 * (KNT1 - 1), "the first knowledge weights must be consecutive words"
+        ASSERT  P_HOLE - P_KMOVE == 2 * (KNT2 - 1), "the second knowledge weights must be consecutive words"
+        ASSERT  KCNT + KNT <= KPASSR, "the counters run into KPASSR"
 
 ; KNOW: HL = the knowledge terms' sum (White's view), each in BRKDN.
 ;   clobbers: all but IX
@@ -426,12 +420,8 @@ KPAWNS: LD      C,40h           ; Black, negated
         INC     E
         DJNZ    .m
         RET
-        IF      KC_CTR1 - KCNT != 7 || KC_PASS - KCNT != 5
-        ERROR   "KPAWNS: the pawn counters are KCNT+0..7"
-        ENDIF
-        IF      PCNT + 8 != KRAMS || KPASSR + 10h + 10 > PCNT
-        ERROR   "pawnhash.asm copies KPASSR, PCNT, KRAMS as one run"
-        ENDIF
+        ASSERT  KC_CTR1 - KCNT == 7 && KC_PASS - KCNT == 5, "KPAWNS: the pawn counters are KCNT+0..7"
+        ASSERT  PCNT + 8 == KRAMS && KPASSR + 10h + 10 <= PCNT, "pawnhash.asm copies KPASSR, PCNT, KRAMS as one run"
 
 ; KTERMB: the counter A times the signed byte at IY into the BRKDN word at
 ; BC, added to KSUM.   out: BC past it   clobbers: A, DE, HL
@@ -786,9 +776,7 @@ KSQPC:  PUSH    HL              ; a piece (A = type): its material,
         LD      (KLP),HL
 .x:     POP     HL
         RET
-        IF      K_MAT != 30h
-        ERROR   "KSQPC forms K_MAT as base + 30h"
-        ENDIF
+        ASSERT  K_MAT == 30h, "KSQPC forms K_MAT as base + 30h"
 
 ; KRHZ: the rook at HL (side base D: 00h White, 40h Black) with no
 ; horizontal mobility, both squares beside it an own man or off the board:
@@ -1089,9 +1077,7 @@ KBBAD:  LD      E,0
 .n:     DJNZ    .a
         LD      E,A
         RET
-        IF      K_BC1-K_PC1 != K_BC0-K_PC0
-        ERROR   "KBBAD pairs K_BCn with K_PCn"
-        ENDIF
+        ASSERT  K_BC1-K_PC1 == K_BC0-K_PC0, "KBBAD pairs K_BCn with K_PCn"
 
 ; KSTEPS: A = steps from the centre of file E, own rank B.   clobbers: D, HL
 KSTEPS: LD      HL,KCDST

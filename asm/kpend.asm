@@ -289,12 +289,8 @@ RN      EQU     RV+4Dh
 KPTOT   EQU     RV+4Eh          ; 2  POINTS' total before KPEND (White's view)
 RXP     EQU     RV+50h          ; 16 X's pawns' squares
 RYP     EQU     RV+60h          ; 16 Y's pawns' squares
-        IF      RNYP - RNXP != 1
-        ERROR   "RBUILD: RNYP follows RNXP"
-        ENDIF
-        IF      RXP != RV + (RNXP - RV - 3Fh) * 10h
-        ERROR   "RBUILD forms a list's address from its count's"
-        ENDIF
+        ASSERT  RNYP - RNXP == 1, "RBUILD: RNYP follows RNXP"
+        ASSERT  RXP == RV + (RNXP - RV - 3Fh) * 10h, "RBUILD forms a list's address from its count's"
 
 RACE:   LD      C,0
         CALL    RSIDE           ; White wins for certain?

@@ -86,9 +86,7 @@ LUSHC   EQU     LUSRAM+200h     ; 1K the cache (LUSVAL), 64 entries of 16
                                 ;    bytes: page, table (2), vector (4),
                                 ;    value (2)
 
-        IF      LOW(LUSVB) != 0 || LOW(LUSHC) != 0
-        ERROR   "LUSVB and LUSHC must be page aligned"
-        ENDIF
+        ASSERT  LOW(LUSVB) == 0 && LOW(LUSHC) == 0, "LUSVB and LUSHC must be page aligned"
 
 ; The endings' thresholds, in LUSDIR's order (luscher_tables.asm).
 LUSTHT: DW      LTKRKTH,LTKBBKTH,LTKBNKTH
@@ -228,9 +226,7 @@ LUSMAT: LD      HL,0
 .w:     LD      (HL),1
         RET
 
-        IF      P_ROOK - PRM != 2 * ROOK || P_KNIGHT - PRM != 2 * KNIGHT
-        ERROR   "LUSMAT: the piece values' words must sit at PRM + 2 * role"
-        ENDIF
+        ASSERT  P_ROOK - PRM == 2 * ROOK && P_KNIGHT - PRM == 2 * KNIGHT, "LUSMAT: the piece values' words must sit at PRM + 2 * role"
 
 ; LUSEV: the module's evaluation of the position on the board.
 ;   in: COLOR = the side that has just moved (POINTS' convention)

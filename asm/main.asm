@@ -118,6 +118,4 @@ CLRRAM: LD      HL,RAMBOT
         ENDIF
 
 ROMEND:
-        IF      ROMEND > ROMTOP
-        ERROR   "the firmware does not fit in 16 KiB of ROM"
-        ENDIF
+        ASSERT  ROMEND <= ROMTOP, "the firmware does not fit in 16 KiB of ROM"

@@ -283,9 +283,7 @@ DEFPRM: DB      0FCh            ; P_FLAGS: bits 2, 3 (#12), 4, 5 (#14), 6, 7 (#1
         DB      4                       ; P_OPPB (#11)
         DW      3                       ; P_BDIAG (#11)
         DB      13                      ; P_QKS (#11)
-        IF      $-DEFPRM != PRMUSED
-        ERROR   "DEFPRM and the block layout disagree"
-        ENDIF
+        ASSERT  $-DEFPRM == PRMUSED, "DEFPRM and the block layout disagree"
 ; DEFD4: where the d4 block's defaults differ (the seed's "pawn-advancement
 ; scoring ... varies depending on the type of opening"): offset, value;
 ; 0FFh ends.

@@ -293,12 +293,6 @@ PHSTORE:
         LDIR
         RET
 
-        IF      5 + 2 * PHSIDE + (0E3h - 0C0h) != PHLEN
-        ERROR   "PHLEN is the entry's size"
-        ENDIF
-        IF      PHLEN > 128
-        ERROR   "an entry fits its 128-byte slot"
-        ENDIF
-        IF      (PHK & 0FFh) > 0FCh
-        ERROR   "PHPROBE steps through PHK with INC E"
-        ENDIF
+        ASSERT  5 + 2 * PHSIDE + (0E3h - 0C0h) == PHLEN, "PHLEN is the entry's size"
+        ASSERT  PHLEN <= 128, "an entry fits its 128-byte slot"
+        ASSERT  (PHK & 0FFh) <= 0FCh, "PHPROBE steps through PHK with INC E"

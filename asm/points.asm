@@ -705,9 +705,7 @@ PDONE:  LD      A,D             ; MTRL += +-value, BRDC += +-squares
 .bw:    ADD     A,(HL)
         LD      (HL),A
         RET
-        IF      PRM & 0FFh
-        ERROR   "PRM must be page aligned"
-        ENDIF
+        ASSERT  (PRM & 0FFh) == 0, "PRM must be page aligned"
         ENDIF
         ADD     A,PVALUE & 0FFh
         LD      L,A

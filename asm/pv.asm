@@ -30,12 +30,8 @@ PVT     EQU     0FC00h          ; row n at PVT + 32 * n (n = 0..15)
 PVROWL  EQU     32
 PVMAXL  EQU     10              ; moves in a row, at most
 BESTPV  EQU     0FE00h          ; 31 the line of BESTMV: n, then n x (from to promo)
-        IF      1 + 3 * PVMAXL > PVROWL
-        ERROR   "a PV row does not hold PVMAXL moves"
-        ENDIF
-        IF      SMAXLV + 3 > 16
-        ERROR   "the PV table has a row for plies 0..15 only"
-        ENDIF
+        ASSERT  1 + 3 * PVMAXL <= PVROWL, "a PV row does not hold PVMAXL moves"
+        ASSERT  SMAXLV + 3 <= 16, "the PV table has a row for plies 0..15 only"
 
 ; PVROW: HL = row A (0..15).   clobbers: A
 PVROW:  RRCA

@@ -32,12 +32,8 @@ RSL0    EQU     RSVARS+04h      ; 2  RSFIND: the list's first entry
 RSL1    EQU     RSVARS+06h      ; 2  RSFIND: one past its last
 RSMAP   EQU     RSVARS+20h      ; 32 the set: bit i of byte i/8 = entry i
 RSSTG   EQU     RSVARS+40h      ; 32 'R''s new set, kept only if all is well
-        IF      (RSMAP & 0FFh) > 0E0h
-        ERROR   "RSMAP must not cross a page"
-        ENDIF
-        IF      (RSSTG & 0FFh) > 0E0h
-        ERROR   "RSSTG must not cross a page"
-        ENDIF
+        ASSERT  (RSMAP & 0FFh) <= 0E0h, "RSMAP must not cross a page"
+        ASSERT  (RSSTG & 0FFh) <= 0E0h, "RSSTG must not cross a page"
 
 ; CROOT: 'R' n (from to promo)*n -> 00. The command's work is cold code: it
 ; runs in expansion ROM page 0 (beside the parameter defaults), which is the

@@ -919,9 +919,7 @@ SCADR:  ADD     A,A
         LD      L,A
         LD      H,SCOREW >> 8
         RET
-        IF      (SCOREW & 0FFh) > 0E0h
-        ERROR   "SCOREW must not cross a page"
-        ENDIF
+        ASSERT  (SCOREW & 0FFh) <= 0E0h, "SCOREW must not cross a page"
 
 ; CMPW: compare the signed words DE and HL: C = DE < HL, Z = equal.
 ;   keeps: DE, HL   clobbers: A, C

@@ -105,13 +105,7 @@ BKNBAT  EQU     FVARS+120h      ; 1  battles listed (at most 32)
 BKBAT   EQU     FVARS+121h      ; 96 square piece residue, per battle
 SCOREW  EQU     FVARS+100h      ; 32 search: best score per ply (words)
 FVEND   EQU     FVARS+200h
-        IF      BRKDN + BKSIZE > SCOREW
-        ERROR   "BRKDN runs into SCOREW"
-        ENDIF
-        IF      SCOREW + 32 > BKNBAT
-        ERROR   "SCOREW runs into BKNBAT"
-        ENDIF
-        IF      BKBAT + 96 > FVEND
-        ERROR   "BKBAT runs past FVEND"
-        ENDIF
+        ASSERT  BRKDN + BKSIZE <= SCOREW, "BRKDN runs into SCOREW"
+        ASSERT  SCOREW + 32 <= BKNBAT, "SCOREW runs into BKNBAT"
+        ASSERT  BKBAT + 96 <= FVEND, "BKBAT runs past FVEND"
         ENDIF

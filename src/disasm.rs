@@ -219,6 +219,14 @@ impl Symbols {
         !self.by_page.is_empty()
     }
 
+    /// Every symbol in definition order: (name, page, value).
+    pub fn entries(&self) -> impl Iterator<Item = (&str, Option<u8>, u16)> {
+        self.list
+            .iter()
+            .zip(&self.pages)
+            .map(|((n, v), &p)| (n.as_str(), p, *v))
+    }
+
     pub fn len(&self) -> usize {
         self.list.len()
     }

@@ -76,3 +76,28 @@ fn writes_nothing_on_error() {
     assert_eq!(std::fs::read(&bin).unwrap(), b"old");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_failing_assert_prints_its_message_at_file_and_line() {
+    let dir = scratch("assert");
+    let src = dir.join("layout.asm");
+    std::fs::write(
+        &src,
+        "        org 100h\ntable:  ds 300\n        assert (table & 0FFh) + 300 <= 100h, \"table must not cross a page\"\n        assert table == 100h, \"table is at 100h\"\n",
+    )
+    .unwrap();
+    let [bin, ..] = outputs(&dir);
+    let err = cli(&src, &bin, None, None, None, &[]).unwrap_err();
+    assert!(err.contains("1 error"), "{err}");
+    assert!(!bin.exists());
+    // The diagnostic `z80chess asm` prints: file:line:col, then the message.
+    let errors = z80chess::asm::assemble_file(&src, &[]).unwrap_err();
+    let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    assert_eq!(errors.len(), 1, "{text:?}");
+    assert!(
+        text[0].contains("layout.asm:3:")
+            && text[0].contains("assertion failed: table must not cross a page"),
+        "{text:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -217,3 +217,44 @@ fn normalizer_masks_what_moves() {
          = 20 paths\n"
     );
 }
+
+/// `send` builds every command with the typed protocol: a bad argument is refused by name
+/// before anything is sent, and a reply is decoded by the protocol's decoder.
+#[test]
+fn send_checks_arguments_and_decodes_with_the_protocol() {
+    let mut s = fw_session(Start::Initial);
+    let refused = |s: &mut Session, line: &str, want: &str| {
+        let before = s.errors;
+        let out = s.execute(line);
+        assert_eq!(s.errors, before + 1, "'{line}' was accepted: {out}");
+        assert!(out.contains(want), "'{line}': {out}");
+    };
+    refused(&mut s, "send perft 300", "usage: send perft DEPTH (0..255)");
+    refused(&mut s, "send undo 3", "'send undo' takes no argument");
+    refused(
+        &mut s,
+        "send xarray 1 2 3",
+        "usage: send xarray PIECE B0..B13",
+    );
+    refused(
+        &mut s,
+        "send search 3 deep",
+        "usage: send search LEVEL [iterate]",
+    );
+    refused(&mut s, "send move e9e4", "'e9' is not a square");
+    refused(
+        &mut s,
+        "send time 1 2 3",
+        "is the full build's alone; this is the article build",
+    );
+    refused(
+        &mut s,
+        "send frobnicate",
+        "unknown firmware command 'frobnicate'",
+    );
+    let out = s.execute("send status");
+    assert!(out.contains("Sent status: 4B"), "{out}");
+    assert!(out.contains("not in check, 20 legal moves"), "{out}");
+    let out = s.execute("send identify");
+    assert!(out.contains("identity 'Z', build 1, version 1"), "{out}");
+}

@@ -3,7 +3,7 @@
 use proptest::prelude::*;
 use shakmaty::{Chess, Position};
 use z80chess::firmware::board::{describe, encode};
-use z80chess::firmware::protocol::{COMMANDS, ERRORS};
+use z80chess::firmware::protocol::{Command, Op, ProtocolError, Reply, ERRORS};
 use z80chess::firmware::{parse_fen, reference_moves, rom, Build, Engine, FirmwareError, FwMove};
 use z80chess::machine::RAM_START;
 
@@ -103,6 +103,17 @@ fn protocol_constants_match_the_firmware() {
         assert_eq!(value("PSTAT"), z80chess::machine::PORT_STATUS as u16);
         assert_eq!(value("PEXIT"), z80chess::machine::PORT_EXIT as u16);
         assert_eq!(value("BOARD"), RAM_START);
+        // Every command's code is the EQU io.asm builds CMDTAB from (in every build, the
+        // full build's own commands too: an EQU costs no byte).
+        for op in Op::ALL {
+            assert_eq!(
+                value(op.symbol()),
+                op.code() as u16,
+                "{} ({:?}) in {build}",
+                op.symbol(),
+                op
+            );
+        }
         // The command table (CMDTAB: byte, handler word, ..., 0) holds exactly the commands
         // protocol.rs names for this build, each going to its handler.
         let rom = build.rom();
@@ -112,21 +123,137 @@ fn protocol_constants_match_the_firmware() {
             table.push((rom[at], u16::from_le_bytes([rom[at + 1], rom[at + 2]])));
             at += 3;
         }
-        let mut expected: Vec<(u8, u16)> = COMMANDS
+        let mut expected: Vec<(u8, u16)> = Op::ALL
             .iter()
-            .filter(|c| build == Build::Full || !c.2)
-            .map(|c| (c.0, value(c.1)))
+            .filter(|op| build == Build::Full || !op.full_only())
+            .map(|op| (op.code(), value(op.handler())))
             .collect();
         expected.sort();
         table.sort();
-        assert_eq!(
-            table, expected,
-            "{build}'s CMDTAB against protocol::COMMANDS"
-        );
+        assert_eq!(table, expected, "{build}'s CMDTAB against protocol::Op");
         // The memory map stays inside the period machine: 16 KiB ROM, 8 KiB RAM.
         assert!(value("ROMEND") as usize <= z80chess::machine::ROM_SIZE);
         assert_eq!(value("RAMTOP"), z80chess::machine::RAM_END);
     }
+}
+
+#[test]
+fn commands_encode_and_decode_back() {
+    let setup = encode(&Chess::default());
+    let m = FwMove {
+        from: 35,
+        to: 55,
+        promo: 0,
+    };
+    let commands = [
+        Command::Ident,
+        Command::New,
+        Command::Setup(setup),
+        Command::Board,
+        Command::List,
+        Command::Status,
+        Command::Move(m),
+        Command::Undo,
+        Command::Perft(3),
+        Command::Attack(55),
+        Command::Xchng(55),
+        Command::Xarray {
+            piece: 1,
+            array: [1, 3, 0, 0, 0, 0, 0, 1, 9, 0, 0, 0, 0, 0],
+        },
+        Command::MoveNo(1),
+        Command::Search {
+            level: 4,
+            iterate: true,
+            timed: true,
+        },
+        Command::Eval,
+        Command::ParamReset,
+        Command::ParamWrite {
+            block: 1,
+            offset: 4,
+            bytes: vec![1, 2, 3],
+        },
+        Command::ParamRead {
+            block: 2,
+            offset: 0,
+            len: 128,
+        },
+        Command::Halfmove(12),
+        Command::Time {
+            left: 0x12_3456,
+            moves_to_go: 30,
+            increment: 100,
+        },
+        Command::Roots(vec![m, m]),
+    ];
+    let mut ops: Vec<Op> = commands.iter().map(Command::op).collect();
+    ops.dedup();
+    assert_eq!(ops, Op::ALL, "one command of each op, in CMDTAB's order");
+    for c in commands {
+        let bytes = c.encode().unwrap();
+        assert_eq!(bytes[0], c.op().code());
+        assert_eq!(
+            Command::decode(&bytes),
+            Ok((c.clone(), bytes.len())),
+            "{c:?}"
+        );
+        // One byte short: an error naming the command.
+        let short = Command::decode(&bytes[..bytes.len() - 1]);
+        if bytes.len() > 1 {
+            assert!(
+                matches!(short, Err(ProtocolError::Truncated { command, .. }) if command == c.op().letter()),
+                "{c:?}: {short:?}"
+            );
+        }
+    }
+    assert_eq!(
+        Command::decode(b"Z"),
+        Err(ProtocolError::UnknownCode { code: b'Z' })
+    );
+    // An argument the port cannot carry is named.
+    let e = Command::Roots(vec![m; 256]).encode().unwrap_err();
+    assert!(e.to_string().contains("root moves = 256"), "{e}");
+    let e = Command::Time {
+        left: 1 << 24,
+        moves_to_go: 0,
+        increment: 0,
+    }
+    .encode()
+    .unwrap_err();
+    assert!(e.to_string().contains("time left"), "{e}");
+}
+
+#[test]
+fn replies_decode_as_the_engine_reads_them() {
+    let mut e = engine();
+    assert_eq!(
+        e.ask(&Command::Ident).unwrap(),
+        Reply::Ident {
+            build: Build::Article.switch() as u8,
+            version: 1
+        }
+    );
+    assert_eq!(
+        e.ask(&Command::Status).unwrap(),
+        Reply::Status {
+            in_check: false,
+            legal: 20
+        }
+    );
+    assert_eq!(e.ask(&Command::Perft(2)).unwrap(), Reply::Perft(400));
+    assert_eq!(e.ask(&Command::New).unwrap(), Reply::Done);
+    let Reply::Moves(moves) = e.ask(&Command::List).unwrap() else {
+        panic!("'L' is not a move list")
+    };
+    assert_eq!(sorted(moves), sorted(reference_moves(&Chess::default())));
+    assert_eq!(
+        e.ask(&Command::Board).unwrap().to_string(),
+        describe(&encode(&Chess::default()))
+    );
+    // A reply of the wrong length is an error naming the command, not a panic.
+    let bad = Reply::decode(Build::Article, Op::Status, &[0, 20, 7]).unwrap_err();
+    assert!(bad.to_string().contains("'K'"), "{bad}");
 }
 
 #[test]

@@ -66,6 +66,9 @@ pub enum ErrorKind {
     IncludeRecursion(String),
     #[error("ELSE without IF")]
     ElseWithoutIf,
+    /// An `ASSERT` whose condition is false (0).
+    #[error("assertion failed: {message} ('{text}' is false)")]
+    AssertFailed { message: String, text: String },
     #[error("ELSE after ELSE")]
     ElseAfterElse,
     #[error("ENDIF without IF")]

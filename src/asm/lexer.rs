@@ -99,6 +99,72 @@ pub fn parse_number(s: &str) -> Option<i64> {
     u64::from_str_radix(digits, radix).ok().map(|v| v as i64)
 }
 
+/// An operator at `c` (`next` the character after it): the operator and its length.
+fn operator(c: char, next: Option<char>) -> Option<(Op, usize)> {
+    match (c, next) {
+        ('<', Some('<')) => Some((Op::Shl, 2)),
+        ('>', Some('>')) => Some((Op::Shr, 2)),
+        ('<', Some('=')) => Some((Op::Le, 2)),
+        ('>', Some('=')) => Some((Op::Ge, 2)),
+        ('<', Some('>')) => Some((Op::Ne, 2)),
+        ('!', Some('=')) => Some((Op::Ne, 2)),
+        ('=', Some('=')) => Some((Op::Eq, 2)),
+        ('&', Some('&')) => Some((Op::AndAnd, 2)),
+        ('|', Some('|')) => Some((Op::OrOr, 2)),
+        ('+', _) => Some((Op::Plus, 1)),
+        ('-', _) => Some((Op::Minus, 1)),
+        ('*', _) => Some((Op::Star, 1)),
+        ('/', _) => Some((Op::Slash, 1)),
+        ('%', _) => Some((Op::Percent, 1)),
+        ('&', _) => Some((Op::Amp, 1)),
+        ('|', _) => Some((Op::Pipe, 1)),
+        ('^', _) => Some((Op::Caret, 1)),
+        ('~', _) => Some((Op::Tilde, 1)),
+        ('!', _) => Some((Op::Bang, 1)),
+        ('=', _) => Some((Op::Eq, 1)),
+        ('<', _) => Some((Op::Lt, 1)),
+        ('>', _) => Some((Op::Gt, 1)),
+        _ => None,
+    }
+}
+
+/// A string or character literal whose opening quote is `chars[i]`: its bytes (a doubled
+/// quote stands for one) and the index after its closing quote.
+fn string(line: &str, chars: &[(usize, char)], i: usize) -> Result<(Vec<u8>, usize), LineError> {
+    let (start, c) = chars[i];
+    let col = i as u32 + 1;
+    let peek = |k: usize| chars.get(k).map(|&(_, c)| c);
+    let mut bytes = Vec::new();
+    let mut j = i + 1;
+    loop {
+        match chars.get(j) {
+            None => {
+                let all = line[start..].trim_end();
+                let mut rest: String = all.chars().take(40).collect();
+                if rest.len() < all.len() {
+                    rest.push_str("...");
+                }
+                return Err(LineError::new(col, ErrorKind::UnterminatedString(rest)));
+            }
+            Some(&(_, q)) if q == c => {
+                if peek(j + 1) == Some(c) {
+                    bytes.push(c as u8);
+                    j += 2;
+                } else {
+                    j += 1;
+                    break;
+                }
+            }
+            Some(&(_, ch)) => {
+                let mut buf = [0u8; 4];
+                bytes.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
+                j += 1;
+            }
+        }
+    }
+    Ok((bytes, j))
+}
+
 /// Tokenize `line` (without its newline). Stops at a `;` comment.
 pub fn lex(line: &str) -> Result<Vec<Token>, LineError> {
     let mut out: Vec<Token> = Vec::new();
@@ -172,63 +238,12 @@ pub fn lex(line: &str) -> Result<Vec<Token>, LineError> {
             continue;
         }
         if c == '\'' || c == '"' {
-            let mut bytes = Vec::new();
-            let mut j = i + 1;
-            loop {
-                match chars.get(j) {
-                    None => {
-                        let all = line[start..].trim_end();
-                        let mut rest: String = all.chars().take(40).collect();
-                        if rest.len() < all.len() {
-                            rest.push_str("...");
-                        }
-                        return Err(LineError::new(col, ErrorKind::UnterminatedString(rest)));
-                    }
-                    Some(&(_, q)) if q == c => {
-                        if peek(j + 1) == Some(c) {
-                            bytes.push(c as u8);
-                            j += 2;
-                        } else {
-                            j += 1;
-                            break;
-                        }
-                    }
-                    Some(&(_, ch)) => {
-                        let mut buf = [0u8; 4];
-                        bytes.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
-                        j += 1;
-                    }
-                }
-            }
+            let (bytes, j) = string(line, &chars, i)?;
             push(Tok::Str(bytes), j - i, &mut out);
             i = j;
             continue;
         }
-        let two: Option<(Op, usize)> = match (c, peek(i + 1)) {
-            ('<', Some('<')) => Some((Op::Shl, 2)),
-            ('>', Some('>')) => Some((Op::Shr, 2)),
-            ('<', Some('=')) => Some((Op::Le, 2)),
-            ('>', Some('=')) => Some((Op::Ge, 2)),
-            ('<', Some('>')) => Some((Op::Ne, 2)),
-            ('!', Some('=')) => Some((Op::Ne, 2)),
-            ('=', Some('=')) => Some((Op::Eq, 2)),
-            ('&', Some('&')) => Some((Op::AndAnd, 2)),
-            ('|', Some('|')) => Some((Op::OrOr, 2)),
-            ('+', _) => Some((Op::Plus, 1)),
-            ('-', _) => Some((Op::Minus, 1)),
-            ('*', _) => Some((Op::Star, 1)),
-            ('/', _) => Some((Op::Slash, 1)),
-            ('%', _) => Some((Op::Percent, 1)),
-            ('&', _) => Some((Op::Amp, 1)),
-            ('|', _) => Some((Op::Pipe, 1)),
-            ('^', _) => Some((Op::Caret, 1)),
-            ('~', _) => Some((Op::Tilde, 1)),
-            ('!', _) => Some((Op::Bang, 1)),
-            ('=', _) => Some((Op::Eq, 1)),
-            ('<', _) => Some((Op::Lt, 1)),
-            ('>', _) => Some((Op::Gt, 1)),
-            _ => None,
-        };
+        let two = operator(c, peek(i + 1));
         if let Some((op, n)) = two {
             push(Tok::Op(op), n, &mut out);
             i += n;

@@ -17,6 +17,8 @@
 //!   the quotes are optional), `INCBIN "file"`, `IF expr` / `ELSEIF expr` / `ELSE` / `ENDIF`,
 //!   `IFDEF NAME` / `IFNDEF NAME` (true if NAME is defined *above* the line or by `-D`), `END`
 //!   (stops assembly; an operand is checked and ignored).
+//!   `ASSERT expr, "message"`: a build assertion; when `expr` is 0 in the final pass the
+//!   assembly fails with `file:line:col: assertion failed: message ('expr' is false)`.
 //!   `PAGE n` / `ENDPAGE`: see *Expansion pages* below.
 //!   Macros (`MACRO`/`ENDM`/`REPT`) are not supported.
 //! - **Expressions**: C precedence (loosest first: `||`; `&&`; `|`; `^`; `&`;

@@ -25,7 +25,7 @@ pub fn is_reserved(name: &str) -> bool {
 pub const DIRECTIVES: &[&str] = &[
     "EQU", "ORG", "DB", "DEFB", "DM", "DEFM", "DW", "DEFW", "DS", "DEFS", "INCLUDE", "INCBIN",
     "IF", "IFDEF", "IFNDEF", "ELSE", "ELSEIF", "ENDIF", "END", "MACRO", "ENDM", "REPT", "ENDR",
-    "PAGE", "ENDPAGE",
+    "PAGE", "ENDPAGE", "ASSERT",
 ];
 
 /// An expression with its place and text, for diagnostics.
@@ -101,6 +101,8 @@ pub enum Stmt {
     },
     If(Ex),
     ElseIf(Ex),
+    /// `ASSERT expr, "message"`: a build assertion, checked in the final pass.
+    Assert(Ex, String),
     /// IFDEF (`defined` = true) / IFNDEF (false).
     IfDef {
         name: String,
@@ -318,81 +320,9 @@ fn no_args(text: &str, kw: &Token, rest: &[Token]) -> Result<(), LineError> {
     }
 }
 
-fn parse_stmt(
-    text: &str,
-    toks: &[Token],
-    has_label: bool,
-    is_mnemonic: &dyn Fn(&str) -> bool,
-) -> Result<Stmt, LineError> {
-    let Some(kw) = toks.first() else {
-        return Ok(Stmt::Empty);
-    };
-    let word = match &kw.tok {
-        Tok::Ident(w) => w.to_ascii_uppercase(),
-        Tok::Op(Op::Eq) => "EQU".to_string(),
-        _ => {
-            return Err(LineError::syntax(
-                kw.col,
-                format!(
-                    "expected an instruction or directive, found '{}'",
-                    span(text, toks)
-                ),
-            ))
-        }
-    };
-    let rest = &toks[1..];
-    let one_expr = |what: &str| -> Result<Ex, LineError> {
-        if rest.is_empty() {
-            return Err(LineError::syntax(kw.col, format!("{what} needs a value")));
-        }
-        ex(text, rest)
-    };
-    Ok(match word.as_str() {
-        "EQU" => {
-            if !has_label {
-                return Err(LineError::new(kw.col, ErrorKind::MissingName("EQU")));
-            }
-            Stmt::Equ(one_expr("EQU")?)
-        }
-        "ORG" => Stmt::Org(one_expr("ORG")?),
-        "PAGE" => Stmt::Page(one_expr("PAGE")?),
-        "ENDPAGE" => {
-            no_args(text, kw, rest)?;
-            Stmt::EndPage
-        }
-        "IF" => Stmt::If(one_expr("IF")?),
-        "ELSEIF" => Stmt::ElseIf(one_expr("ELSEIF")?),
-        "IFDEF" | "IFNDEF" => match rest {
-            [Token {
-                tok: Tok::Ident(name),
-                col,
-                ..
-            }] => Stmt::IfDef {
-                name: name.clone(),
-                col: *col,
-                defined: word == "IFDEF",
-            },
-            _ => {
-                return Err(LineError::syntax(
-                    kw.col,
-                    format!("{word} needs one symbol name"),
-                ))
-            }
-        },
-        "ELSE" => {
-            no_args(text, kw, rest)?;
-            Stmt::Else
-        }
-        "ENDIF" => {
-            no_args(text, kw, rest)?;
-            Stmt::Endif
-        }
-        "END" => {
-            if !rest.is_empty() {
-                ex(text, rest)?; // the entry address, checked for syntax but not used
-            }
-            Stmt::End
-        }
+/// `DB`/`DEFB`/`DM`/`DEFM`, `DW`/`DEFW`, `DS`/`DEFS` (`word`, upper case) and their values.
+fn data(text: &str, kw: &Token, word: &str, rest: &[Token]) -> Result<Stmt, LineError> {
+    Ok(match word {
         "DB" | "DEFB" | "DM" | "DEFM" => {
             let mut items = Vec::new();
             for piece in split_commas(text, rest, kw)? {
@@ -437,6 +367,104 @@ fn parse_stmt(
                     ))
                 }
             }
+        }
+        _ => {
+            return Err(LineError::syntax(
+                kw.col,
+                format!("{word} is not a data directive"),
+            ))
+        }
+    })
+}
+
+fn parse_stmt(
+    text: &str,
+    toks: &[Token],
+    has_label: bool,
+    is_mnemonic: &dyn Fn(&str) -> bool,
+) -> Result<Stmt, LineError> {
+    let Some(kw) = toks.first() else {
+        return Ok(Stmt::Empty);
+    };
+    let word = match &kw.tok {
+        Tok::Ident(w) => w.to_ascii_uppercase(),
+        Tok::Op(Op::Eq) => "EQU".to_string(),
+        _ => {
+            return Err(LineError::syntax(
+                kw.col,
+                format!(
+                    "expected an instruction or directive, found '{}'",
+                    span(text, toks)
+                ),
+            ))
+        }
+    };
+    let rest = &toks[1..];
+    let one_expr = |what: &str| -> Result<Ex, LineError> {
+        if rest.is_empty() {
+            return Err(LineError::syntax(kw.col, format!("{what} needs a value")));
+        }
+        ex(text, rest)
+    };
+    Ok(match word.as_str() {
+        "EQU" => {
+            if !has_label {
+                return Err(LineError::new(kw.col, ErrorKind::MissingName("EQU")));
+            }
+            Stmt::Equ(one_expr("EQU")?)
+        }
+        "ORG" => Stmt::Org(one_expr("ORG")?),
+        "PAGE" => Stmt::Page(one_expr("PAGE")?),
+        "ENDPAGE" => {
+            no_args(text, kw, rest)?;
+            Stmt::EndPage
+        }
+        "IF" => Stmt::If(one_expr("IF")?),
+        "ASSERT" => match split_commas(text, rest, kw)?[..] {
+            [cond, [Token {
+                tok: Tok::Str(msg), ..
+            }]] => Stmt::Assert(ex(text, cond)?, String::from_utf8_lossy(msg).into_owned()),
+            _ => {
+                return Err(LineError::syntax(
+                    kw.col,
+                    "ASSERT needs a condition and a message: ASSERT expr, \"message\"",
+                ))
+            }
+        },
+        "ELSEIF" => Stmt::ElseIf(one_expr("ELSEIF")?),
+        "IFDEF" | "IFNDEF" => match rest {
+            [Token {
+                tok: Tok::Ident(name),
+                col,
+                ..
+            }] => Stmt::IfDef {
+                name: name.clone(),
+                col: *col,
+                defined: word == "IFDEF",
+            },
+            _ => {
+                return Err(LineError::syntax(
+                    kw.col,
+                    format!("{word} needs one symbol name"),
+                ))
+            }
+        },
+        "ELSE" => {
+            no_args(text, kw, rest)?;
+            Stmt::Else
+        }
+        "ENDIF" => {
+            no_args(text, kw, rest)?;
+            Stmt::Endif
+        }
+        "END" => {
+            if !rest.is_empty() {
+                ex(text, rest)?; // the entry address, checked for syntax but not used
+            }
+            Stmt::End
+        }
+        "DB" | "DEFB" | "DM" | "DEFM" | "DW" | "DEFW" | "DS" | "DEFS" => {
+            data(text, kw, &word, rest)?
         }
         "INCLUDE" => {
             let (path, col) = file_arg(text, kw, rest)?;

@@ -8,6 +8,8 @@
 //! symbol values it started with (so every forward reference got its final value).
 
 use super::encode::{Encoder, Pat, Slot};
+
+mod instr;
 use super::error::{AsmError, ErrorKind, LineError};
 use super::expr::{Env, EvalError};
 use super::parse::{parse_line, CondKind, Ex, Item, Line, OperandKind, Stmt};
@@ -612,7 +614,8 @@ impl<'c, 'l> Pass<'c, 'l> {
         }
     }
 
-    fn statement(&mut self, line: &Line, file: &SourceFile, idx: usize) {
+    /// Define the line's label; true when the line was an `EQU` (wholly handled).
+    fn label(&mut self, line: &Line, idx: usize) -> bool {
         if let Some((name, col)) = &line.label {
             let full = self.qualify(name);
             if let Stmt::Equ(ex) = &line.stmt {
@@ -628,12 +631,19 @@ impl<'c, 'l> Pass<'c, 'l> {
                         self.unresolved.insert(full);
                     }
                 }
-                return;
+                return true;
             }
             if !name.starts_with('.') {
                 self.scope = name.clone();
             }
             self.define(full, *col, self.pc, SymbolKind::Label);
+        }
+        false
+    }
+
+    fn statement(&mut self, line: &Line, file: &SourceFile, idx: usize) {
+        if self.label(line, idx) {
+            return;
         }
         let text = &file.lines[self.here_line as usize - 1];
         match &line.stmt {
@@ -646,46 +656,13 @@ impl<'c, 'l> Pass<'c, 'l> {
             | Stmt::Else
             | Stmt::Endif => {}
             Stmt::End => self.ended = true,
-            Stmt::Page(ex) => {
-                if let Some(v) = self.value(ex) {
-                    if (0..MAX_PAGES as i64).contains(&v) {
-                        self.switch_segment(Some(v as u8));
-                        self.top_page = self.top_page.max(Some(v as u8));
-                        self.listing[idx].page = self.page;
-                        self.listing[idx].addr = u16::try_from(self.pc).ok();
-                    } else {
-                        self.err(ex.col, ErrorKind::PageRange(v));
-                    }
+            Stmt::Assert(ex, message) => {
+                if self.value(ex) == Some(0) {
+                    let (message, text) = (message.clone(), ex.text.clone());
+                    self.err(ex.col, ErrorKind::AssertFailed { message, text });
                 }
             }
-            Stmt::EndPage => {
-                if self.page.is_none() {
-                    self.err(0, ErrorKind::EndPageWithoutPage);
-                } else {
-                    self.switch_segment(None);
-                    self.listing[idx].page = None;
-                    self.listing[idx].addr = u16::try_from(self.pc).ok();
-                }
-            }
-            Stmt::Org(ex) => {
-                if let Some(v) = self.value(ex) {
-                    if range_ok(v, 0, 0xFFFF) {
-                        self.pc = v;
-                        self.listing[idx].addr = Some(v as u16);
-                        self.first_org.get_or_insert(v as u16);
-                    } else {
-                        self.err(
-                            ex.col,
-                            ErrorKind::OutOfRange {
-                                what: "ORG address",
-                                range: "0..65535",
-                                value: v,
-                                text: ex.text.clone(),
-                            },
-                        );
-                    }
-                }
-            }
+            Stmt::Page(_) | Stmt::EndPage | Stmt::Org(_) => self.layout(&line.stmt, idx),
             Stmt::Db(items) => {
                 let mut bytes = Vec::new();
                 for item in items {
@@ -736,6 +713,53 @@ impl<'c, 'l> Pass<'c, 'l> {
         }
     }
 
+    /// `PAGE`, `ENDPAGE` and `ORG`: where the next bytes go.
+    fn layout(&mut self, stmt: &Stmt, idx: usize) {
+        match stmt {
+            Stmt::Page(ex) => {
+                if let Some(v) = self.value(ex) {
+                    if (0..MAX_PAGES as i64).contains(&v) {
+                        self.switch_segment(Some(v as u8));
+                        self.top_page = self.top_page.max(Some(v as u8));
+                        self.listing[idx].page = self.page;
+                        self.listing[idx].addr = u16::try_from(self.pc).ok();
+                    } else {
+                        self.err(ex.col, ErrorKind::PageRange(v));
+                    }
+                }
+            }
+            Stmt::EndPage => {
+                if self.page.is_none() {
+                    self.err(0, ErrorKind::EndPageWithoutPage);
+                } else {
+                    self.switch_segment(None);
+                    self.listing[idx].page = None;
+                    self.listing[idx].addr = u16::try_from(self.pc).ok();
+                }
+            }
+            Stmt::Org(ex) => {
+                if let Some(v) = self.value(ex) {
+                    if range_ok(v, 0, 0xFFFF) {
+                        self.pc = v;
+                        self.listing[idx].addr = Some(v as u16);
+                        self.first_org.get_or_insert(v as u16);
+                    } else {
+                        self.err(
+                            ex.col,
+                            ErrorKind::OutOfRange {
+                                what: "ORG address",
+                                range: "0..65535",
+                                value: v,
+                                text: ex.text.clone(),
+                            },
+                        );
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// Evaluate a data value and check its range; 0 when it has no value.
     fn byte(&mut self, ex: &Ex, what: &'static str, lo: i64, hi: i64) -> i64 {
         match self.value(ex) {
@@ -781,210 +805,6 @@ impl<'c, 'l> Pass<'c, 'l> {
                 let path = normalize(&full).to_string_lossy().into_owned();
                 self.err(col, ErrorKind::Include { path, reason });
             }
-        }
-    }
-
-    fn instruction(
-        &mut self,
-        mnemonic: &str,
-        ops: &[super::parse::Operand],
-        text: &str,
-    ) -> Option<(Vec<u8>, Timing)> {
-        let enc = self.ctx.enc;
-        let kinds: Vec<&OperandKind> = ops.iter().map(|o| &o.kind).collect();
-        let matches = enc.find(mnemonic, &kinds);
-        if matches.is_empty() {
-            // A parenthesized number where an immediate would do? Say so.
-            let mut hint = String::new();
-            let relaxed: Vec<OperandKind> = ops
-                .iter()
-                .map(|o| match &o.kind {
-                    OperandKind::Mem(e) => OperandKind::Imm(e.clone()),
-                    k => k.clone(),
-                })
-                .collect();
-            if relaxed.iter().zip(ops).any(|(r, o)| *r != o.kind)
-                && !enc
-                    .find(mnemonic, &relaxed.iter().collect::<Vec<_>>())
-                    .is_empty()
-            {
-                hint = " (parentheses mean a memory operand; drop the outer parentheses for an immediate)".into();
-            }
-            let col = ops.first().map(|o| o.col).unwrap_or(0);
-            self.err(
-                col,
-                ErrorKind::InvalidOperands {
-                    mnemonic: mnemonic.to_string(),
-                    text: text.to_string(),
-                    hint,
-                },
-            );
-            return None;
-        }
-        // Operand values (None: no value or not a value operand).
-        let mut vals: Vec<Option<i64>> = Vec::with_capacity(ops.len());
-        for o in ops {
-            let v = match &o.kind {
-                OperandKind::Imm(e) | OperandKind::Mem(e) | OperandKind::Idx(_, e) => self.value(e),
-                OperandKind::Ind(_) => Some(0),
-                OperandKind::Reg(_) => None,
-            };
-            vals.push(v);
-        }
-        let literal_ok = |m: &super::encode::Match| {
-            enc.forms[m.form]
-                .pats
-                .iter()
-                .zip(&m.slots)
-                .all(|(p, s)| match (p, s) {
-                    (Pat::Num(n), Slot::User(k)) => vals[*k].is_none_or(|v| v == *n),
-                    _ => true,
-                })
-        };
-        let Some(m) = matches.iter().find(|m| literal_ok(m)) else {
-            // A number that is part of the opcode has a value no form takes.
-            let f0 = &enc.forms[matches[0].form];
-            let pos = f0
-                .pats
-                .iter()
-                .position(|p| matches!(p, Pat::Num(_)))
-                .unwrap_or(0);
-            let k = match matches[0].slots.get(pos) {
-                Some(Slot::User(k)) => *k,
-                _ => 0,
-            };
-            let mut allowed: Vec<i64> = matches
-                .iter()
-                .filter_map(|m| match enc.forms[m.form].pats.get(pos) {
-                    Some(Pat::Num(n)) => Some(*n),
-                    _ => None,
-                })
-                .collect();
-            allowed.sort();
-            allowed.dedup();
-            let hex = mnemonic == "RST";
-            let list: Vec<String> = allowed
-                .iter()
-                .map(|n| {
-                    if hex {
-                        format!("{n:02X}h")
-                    } else {
-                        n.to_string()
-                    }
-                })
-                .collect();
-            let (col, otext) = ops
-                .get(k)
-                .map(|o| (o.col, o.text.clone()))
-                .unwrap_or((0, String::new()));
-            self.err(
-                col,
-                ErrorKind::BadLiteral {
-                    mnemonic: mnemonic.to_string(),
-                    allowed: list.join(", "),
-                    value: vals.get(k).copied().flatten().unwrap_or(0),
-                    text: otext,
-                },
-            );
-            return None;
-        };
-        let form = &enc.forms[m.form];
-        // Which source operand feeds a part?
-        let operand_for = |want: &dyn Fn(&Pat) -> bool| -> Option<usize> {
-            form.pats.iter().zip(&m.slots).find_map(|(p, s)| match s {
-                Slot::User(k) if want(p) => Some(*k),
-                _ => None,
-            })
-        };
-        let mut bytes = Vec::with_capacity(form.len);
-        let end = self.pc + form.len as i64;
-        for part in &form.parts {
-            match part {
-                Part::Byte(b) => bytes.push(*b),
-                Part::Imm8 => {
-                    let k = operand_for(&|p| matches!(p, Pat::Imm8 | Pat::Mem8));
-                    let v = self.checked(ops, &vals, k, "8-bit value", "-128..255", -128, 255);
-                    bytes.push(v as u8);
-                }
-                Part::Imm16 => {
-                    let k = operand_for(&|p| matches!(p, Pat::Imm16 | Pat::Mem16));
-                    let v = self.checked(
-                        ops,
-                        &vals,
-                        k,
-                        "16-bit value",
-                        "-32768..65535",
-                        -32768,
-                        65535,
-                    );
-                    bytes.extend_from_slice(&(v as u16).to_le_bytes());
-                }
-                Part::Disp => {
-                    let k = operand_for(&|p| matches!(p, Pat::Idx(_)));
-                    let v =
-                        self.checked(ops, &vals, k, "index displacement", "-128..127", -128, 127);
-                    bytes.push(v as u8);
-                }
-                Part::Rel => {
-                    let k = operand_for(&|p| matches!(p, Pat::Rel));
-                    let off = match k.and_then(|k| vals[k]) {
-                        Some(target) => {
-                            let off = target.wrapping_sub(end);
-                            if !range_ok(off, -128, 127) {
-                                let o = &ops[k.unwrap_or(0)];
-                                self.err(
-                                    o.col,
-                                    ErrorKind::JumpOutOfRange {
-                                        text: o.text.clone(),
-                                        offset: off,
-                                    },
-                                );
-                                0
-                            } else {
-                                off
-                            }
-                        }
-                        None => 0,
-                    };
-                    bytes.push(off as u8);
-                }
-            }
-        }
-        Some((bytes, form.timing))
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn checked(
-        &mut self,
-        ops: &[super::parse::Operand],
-        vals: &[Option<i64>],
-        k: Option<usize>,
-        what: &'static str,
-        range: &'static str,
-        lo: i64,
-        hi: i64,
-    ) -> i64 {
-        let Some(k) = k else { return 0 };
-        match vals[k] {
-            Some(v) if range_ok(v, lo, hi) => v,
-            Some(v) => {
-                let o = &ops[k];
-                let text = match &o.kind {
-                    OperandKind::Idx(_, e) => e.text.clone(),
-                    _ => o.text.clone(),
-                };
-                self.err(
-                    o.col,
-                    ErrorKind::OutOfRange {
-                        what,
-                        range,
-                        value: v,
-                        text,
-                    },
-                );
-                0
-            }
-            None => 0,
         }
     }
 

@@ -6,6 +6,7 @@
 
 use crate::chess::{Attackers, Colour, Piece};
 use crate::disasm::Symbols;
+use crate::firmware::protocol::{self, Command, Op, Reply};
 use crate::firmware::{mailbox, parse_fen, Build, Engine};
 use crate::machine::{Observer, StopReason};
 use crate::reference::attack::{self, Filling, Found, Placed};
@@ -87,15 +88,17 @@ impl Observer for Probe {
     }
 }
 
-/// Send `bytes` (a command and its arguments) and run the firmware under `obs` until it waits
-/// for the host with nothing left to read; the whole reply, status byte first.
+/// Send `command` and run the firmware under `obs` until it waits for the host with nothing
+/// left to read; the reply, decoded by the protocol's decoder.
 pub fn command_observed<O: Observer>(
     engine: &mut Engine,
-    bytes: &[u8],
+    command: &Command,
     obs: &mut O,
-) -> Result<Vec<u8>, String> {
+) -> Result<Reply, String> {
+    let op = command.op();
+    let bytes = command.encode().map_err(|e| e.to_string())?;
     engine.machine.take_output();
-    engine.machine.send(bytes);
+    engine.machine.send(&bytes);
     loop {
         match engine.machine.run_observed(u64::MAX, obs) {
             StopReason::InputNeeded if engine.machine.pending_input() == 0 => break,
@@ -103,20 +106,15 @@ pub fn command_observed<O: Observer>(
             other => {
                 return Err(format!(
                     "the firmware stopped during '{}': {other:?}",
-                    bytes.first().map_or('?', |&b| b as char)
+                    op.letter()
                 ))
             }
         }
     }
     let out = engine.machine.take_output();
-    match out.first() {
-        None => Err("no reply".into()),
-        Some(0) => Ok(out),
-        Some(&code) => Err(format!(
-            "the firmware refused '{}' with code {code:02X}h",
-            bytes[0] as char
-        )),
-    }
+    protocol::status(op.letter(), &out)
+        .and_then(|r| Reply::decode(engine.build, op, r))
+        .map_err(|e| e.to_string())
 }
 
 /// `'X'` on `sq` of the position the engine holds, with XCHNG's residue trace.
@@ -125,18 +123,14 @@ pub fn z80_exchange(engine: &mut Engine, sq: Square) -> Result<Z80Exchange, Stri
         at: residue_probe(engine.build)?,
         seen: Vec::new(),
     };
-    let out = command_observed(engine, &[b'X', mailbox(sq)], &mut probe)?;
-    if out.len() != 16 {
-        return Err(format!(
-            "'X' answered {} bytes, not 16: {out:02X?}",
-            out.len()
-        ));
+    match command_observed(engine, &Command::Xchng(mailbox(sq)), &mut probe)? {
+        Reply::Exchange { attackers, residue } => Ok(Z80Exchange {
+            atklst: Attackers::from(attackers),
+            residue,
+            trace: probe.seen,
+        }),
+        other => Err(protocol::mismatch(Op::Xchng, &other).to_string()),
     }
-    Ok(Z80Exchange {
-        atklst: Attackers::from_slice(&out[1..15]).expect("16 bytes hold 14 from the second"),
-        residue: out[15],
-        trace: probe.seen,
-    })
 }
 
 /// `'Y'`: XCHNG on a given array for `piece`; (residue, trace).
@@ -149,16 +143,11 @@ pub fn z80_array_exchange(
         at: residue_probe(engine.build)?,
         seen: Vec::new(),
     };
-    let mut bytes = vec![b'Y', piece.byte()];
-    bytes.extend_from_slice(array.bytes());
-    let out = command_observed(engine, &bytes, &mut probe)?;
-    if out.len() != 2 {
-        return Err(format!(
-            "'Y' answered {} bytes, not 2: {out:02X?}",
-            out.len()
-        ));
+    let (piece, array) = (piece.byte(), array.0);
+    match command_observed(engine, &Command::Xarray { piece, array }, &mut probe)? {
+        Reply::Residue(r) => Ok((r, probe.seen)),
+        other => Err(protocol::mismatch(Op::Xarray, &other).to_string()),
     }
-    Ok((out[1], probe.seen))
 }
 
 /// A square from `e4` or a mailbox index (21..98): the crate's one square parser.

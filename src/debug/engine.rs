@@ -17,29 +17,23 @@ use crate::z80::Cpu;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+mod reverse;
+mod stopwatch;
+pub use stopwatch::Stopwatch;
+
 /// Set by Ctrl-C: a running command stops at the next check.
 pub static INTERRUPT: AtomicBool = AtomicBool::new(false);
 
-/// One call in progress, from CALL/RST tracking.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Frame {
-    /// The CALL or RST instruction.
-    pub call_pc: u16,
-    /// Where it went.
-    pub target: u16,
-    /// The return address it pushed.
-    pub ret: u16,
-    /// SP after the push: the frame ends when SP rises above it.
-    pub slot: u16,
-}
+pub use super::calls::Frame;
+use super::calls::{called, CallStack, Pending};
 
 /// What execution derives and the debugger keeps (snapshotted with the machine).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Track {
     /// Instructions executed since reset.
     pub icount: u64,
     /// Calls in progress, outermost first.
-    pub frames: Vec<Frame>,
+    pub stack: CallStack,
     /// Move lists GENMOV returned, (first entry, end), oldest first.
     pub lists: Vec<(u16, u16)>,
 }
@@ -47,72 +41,39 @@ pub struct Track {
 const MAX_FRAMES: usize = 4096;
 const MAX_LISTS: usize = 64;
 
-/// The instruction about to run, as call tracking needs it.
-#[derive(Clone, Copy, Debug, Default)]
-struct Pre {
-    pc: u16,
-    sp: u16,
-    call: bool,
-    next: u16,
-}
-
-fn pre_of(cpu: &Cpu, mem: &[u8; 0x10000]) -> Pre {
-    let mut k = 0u16;
-    let at = |k: u16| mem[cpu.pc.wrapping_add(k) as usize];
-    while k < 4 && matches!(at(k), 0xDD | 0xFD) {
-        k += 1;
-    }
-    let op = at(k);
-    let (call, len) = if op == 0xCD || op & 0xC7 == 0xC4 {
-        (true, 3)
-    } else if op & 0xC7 == 0xC7 {
-        (true, 1)
-    } else {
-        (false, 1)
-    };
-    Pre {
-        pc: cpu.pc,
-        sp: cpu.sp,
-        call: call && !cpu.halted,
-        next: cpu.pc.wrapping_add(k + len),
+impl Default for Track {
+    fn default() -> Track {
+        Track {
+            icount: 0,
+            stack: CallStack::new(MAX_FRAMES),
+            lists: Vec::new(),
+        }
     }
 }
 
 impl Track {
-    fn after(&mut self, pre: &Pre, cpu: &Cpu, mem: &[u8; 0x10000], genmov: Option<u16>) {
+    fn after(&mut self, pre: &Pending, cpu: &Cpu, mem: &[u8; 0x10000], genmov: Option<u16>) {
         self.icount += 1;
-        while let Some(&f) = self.frames.last() {
-            if (cpu.sp.wrapping_sub(f.slot) as i16) > 0 {
-                self.frames.pop();
-                if Some(f.target) == genmov {
-                    if self.lists.len() >= MAX_LISTS {
-                        self.lists.remove(0);
-                    }
-                    self.lists.push((cpu.hl(), cpu.de()));
+        while let Some(f) = self.stack.pop_left(cpu.sp) {
+            if Some(f.target) == genmov {
+                if self.lists.len() >= MAX_LISTS {
+                    self.lists.remove(0);
                 }
-            } else {
-                break;
+                self.lists.push((cpu.hl(), cpu.de()));
             }
         }
-        if pre.call && cpu.sp == pre.sp.wrapping_sub(2) {
-            let ret =
-                u16::from_le_bytes([mem[cpu.sp as usize], mem[cpu.sp.wrapping_add(1) as usize]]);
-            if ret == pre.next {
-                if self.frames.len() >= MAX_FRAMES {
-                    self.frames.remove(0);
-                }
-                self.frames.push(Frame {
-                    call_pc: pre.pc,
-                    target: cpu.pc,
-                    ret,
-                    slot: cpu.sp,
-                });
-            }
+        if let Some(f) = called(pre, cpu, mem) {
+            self.stack.push(f, ());
         }
     }
 
+    /// The calls in progress, outermost first.
+    pub fn frames(&self) -> &[Frame] {
+        &self.stack.frames
+    }
+
     pub fn depth(&self) -> usize {
-        self.frames.len()
+        self.stack.depth()
     }
 }
 
@@ -222,80 +183,6 @@ pub struct Stop {
     pub history_start: bool,
 }
 
-/// A named timer between two addresses.
-#[derive(Clone, Debug)]
-pub struct Stopwatch {
-    pub name: String,
-    pub from: u16,
-    /// None: until the frame that was current at `from` returns.
-    pub to: Option<u16>,
-    pub from_text: String,
-    pub to_text: String,
-    pub count: u64,
-    pub total: u128,
-    pub min: u64,
-    pub max: u64,
-    /// Running intervals: (start T, call depth at start).
-    pending: Vec<(u64, usize)>,
-}
-
-impl Stopwatch {
-    pub fn new(name: &str, from: u16, to: Option<u16>, from_text: &str, to_text: &str) -> Self {
-        Stopwatch {
-            name: name.to_string(),
-            from,
-            to,
-            from_text: from_text.to_string(),
-            to_text: to_text.to_string(),
-            count: 0,
-            total: 0,
-            min: u64::MAX,
-            max: 0,
-            pending: Vec::new(),
-        }
-    }
-    fn record(&mut self, dt: u64) {
-        self.count += 1;
-        self.total += dt as u128;
-        self.min = self.min.min(dt);
-        self.max = self.max.max(dt);
-    }
-    pub fn reset(&mut self) {
-        self.count = 0;
-        self.total = 0;
-        self.min = u64::MAX;
-        self.max = 0;
-        self.pending.clear();
-    }
-    pub fn running(&self) -> usize {
-        self.pending.len()
-    }
-    fn observe(&mut self, pc: u16, t: u64, depth: usize) {
-        match self.to {
-            Some(to) => {
-                if pc == to {
-                    if let Some((t0, _)) = self.pending.pop() {
-                        self.record(t.saturating_sub(t0));
-                    }
-                }
-            }
-            None => {
-                while let Some(&(t0, d0)) = self.pending.last() {
-                    if depth < d0 {
-                        self.pending.pop();
-                        self.record(t.saturating_sub(t0));
-                    } else {
-                        break;
-                    }
-                }
-            }
-        }
-        if pc == self.from && self.pending.len() < 4096 {
-            self.pending.push((t, depth));
-        }
-    }
-}
-
 /// Address lookup tables for the hot path.
 struct Maps {
     code: Vec<u64>,
@@ -384,7 +271,7 @@ struct Obs<'a> {
     maps: &'a Maps,
     mode: Mode<'a>,
     genmov: Option<u16>,
-    pre: Pre,
+    pre: Pending,
     pending: Vec<Acc>,
     scratch: Vec<Hit>,
     // results
@@ -411,7 +298,7 @@ impl<'a> Obs<'a> {
             maps,
             mode,
             genmov,
-            pre: Pre::default(),
+            pre: Pending::default(),
             pending: Vec::with_capacity(8),
             scratch: Vec::new(),
             hits: Vec::new(),
@@ -542,7 +429,7 @@ impl Observer for Obs<'_> {
 
     #[inline(always)]
     fn before(&mut self, cpu: &Cpu, mem: &[u8; 0x10000]) -> bool {
-        self.pre = pre_of(cpu, mem);
+        self.pre = Pending::at(cpu, mem);
         false
     }
 
@@ -922,160 +809,6 @@ impl Debugger {
             self.maps.rebuild(&self.bps);
         }
         self.prog.set_view(self.m.bus.window_page());
-        stop
-    }
-
-    /// Execute forward without looking at breakpoints until `target` instructions.
-    fn replay_to(&mut self, target: u64) {
-        while self.track.icount < target {
-            let mut obs = Obs::new(
-                &mut self.track,
-                &mut self.bps,
-                &self.maps,
-                Mode::Replay { target },
-                self.genmov,
-            );
-            let r = self.m.run_observed(u64::MAX, &mut obs);
-            if matches!(
-                r,
-                StopReason::InputNeeded | StopReason::Exit(_) | StopReason::Fault(_)
-            ) {
-                obs.after(&self.m.cpu, &self.m.bus.mem);
-            }
-        }
-        self.prog.set_view(self.m.bus.window_page());
-    }
-
-    // ---- backward --------------------------------------------------------------------
-
-    /// Go to the state after `target` instructions (at most the current count).
-    pub fn goto(&mut self, target: u64) -> Result<(), String> {
-        let cur = self.track.icount;
-        if target > self.high_water {
-            return Err(format!(
-                "instruction {target} has not been executed yet (the history ends at {})",
-                self.high_water
-            ));
-        }
-        let from = self
-            .snaps
-            .range(..=target)
-            .next_back()
-            .map(|(k, _)| *k)
-            .ok_or("no snapshot before that point")?;
-        if !(target >= cur && cur >= from) {
-            self.restore(from);
-        }
-        self.replay_to(target);
-        Ok(())
-    }
-
-    /// The latest state before the current one that `scan` accepts.
-    fn scan_back(&mut self, scan: Scan) -> Option<(u64, Vec<Hit>)> {
-        let cur = self.track.icount;
-        if cur == 0 {
-            return None;
-        }
-        let hi = cur - 1;
-        let keys: Vec<u64> = self.snaps.range(..cur).map(|(k, _)| *k).collect();
-        let mut found = None;
-        for idx in (0..keys.len()).rev() {
-            let start = keys[idx];
-            let end = keys.get(idx + 1).copied().unwrap_or(hi).min(hi);
-            if end <= start {
-                continue;
-            }
-            self.restore(start);
-            let mut obs = Obs::new(
-                &mut self.track,
-                &mut self.bps,
-                &self.maps,
-                Mode::Scan { scan, end },
-                self.genmov,
-            );
-            while obs.track.icount < end {
-                let r = self.m.run_observed(u64::MAX, &mut obs);
-                if matches!(
-                    r,
-                    StopReason::InputNeeded | StopReason::Exit(_) | StopReason::Fault(_)
-                ) {
-                    obs.after(&self.m.cpu, &self.m.bus.mem);
-                }
-            }
-            found = obs.found.take();
-            if found.is_some() {
-                break;
-            }
-        }
-        found
-    }
-
-    fn land(&mut self, at: Option<(u64, Vec<Hit>)>, cur: u64) -> Stop {
-        let mut stop = Stop::default();
-        match at {
-            Some((ic, hits)) => {
-                let _ = self.goto(ic);
-                for h in &hits {
-                    if let Ok(bp) = self.bp_mut(h.id) {
-                        bp.hits += 1;
-                    }
-                }
-                stop.goal = hits.is_empty();
-                stop.hits = hits;
-            }
-            None => {
-                let first = self.snaps.keys().next().copied().unwrap_or(0);
-                let _ = self.goto(first.min(cur));
-                stop.history_start = true;
-            }
-        }
-        stop
-    }
-
-    /// Back `n` instructions.
-    pub fn reverse_step(&mut self, n: u64) -> Stop {
-        let cur = self.track.icount;
-        let first = self.snaps.keys().next().copied().unwrap_or(0);
-        let target = cur.saturating_sub(n).max(first);
-        let mut stop = Stop::default();
-        let _ = self.goto(target);
-        if cur - target < n {
-            stop.history_start = true;
-        } else {
-            stop.goal = true;
-        }
-        stop
-    }
-
-    /// Back to the previous instruction at this call depth or shallower (over calls).
-    pub fn reverse_next(&mut self) -> Stop {
-        let cur = self.track.icount;
-        let d = self.track.depth();
-        let at = self
-            .scan_back(Scan::DepthLe(d))
-            .map(|(ic, _)| (ic, Vec::new()));
-        self.land(at, cur)
-    }
-
-    /// Back to the CALL that entered the current frame.
-    pub fn reverse_finish(&mut self) -> Result<Stop, String> {
-        let cur = self.track.icount;
-        let d = self.track.depth();
-        if d == 0 {
-            return Err("\"reverse-finish\" not meaningful in the outermost frame".into());
-        }
-        let at = self
-            .scan_back(Scan::DepthLt(d))
-            .map(|(ic, _)| (ic, Vec::new()));
-        Ok(self.land(at, cur))
-    }
-
-    /// Back to the latest breakpoint, watchpoint or catchpoint hit before now.
-    pub fn reverse_continue(&mut self) -> Stop {
-        let cur = self.track.icount;
-        let at = self.scan_back(Scan::AnyHit);
-        let mut stop = self.land(at, cur);
-        stop.goal = false;
         stop
     }
 

@@ -13,6 +13,7 @@
 //!
 //! The debugger observes; it never adds T-states to the run it measures.
 
+pub mod calls;
 pub mod commands;
 pub mod engine;
 pub mod expr;

@@ -294,7 +294,7 @@ pub fn backtrace(prog: &Program, cpu: &Cpu, track: &Track) -> Vec<String> {
             .trim_end()
             .to_string(),
     );
-    for (k, f) in track.frames.iter().rev().enumerate() {
+    for (k, f) in track.frames().iter().rev().enumerate() {
         let (n, s) = where_(f.call_pc);
         let callee = prog
             .label_at(f.target)
@@ -586,7 +586,7 @@ pub fn current_moves(dbg: &Debugger) -> Result<Vec<String>, String> {
     let genmov = prog.symbols.value_of("GENMOV");
     let mlnxt = prog.symbols.value_of("MLNXT").map(|a| word(mem, a));
     if let (Some(g), Some(start)) = (genmov, mlnxt) {
-        if dbg.track.frames.iter().any(|f| f.target == g) {
+        if dbg.track.frames().iter().any(|f| f.target == g) {
             let end = dbg.m.cpu.hl_;
             if end >= start && end - start <= 6 * 300 {
                 let mut out = vec![format!(

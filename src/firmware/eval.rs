@@ -15,7 +15,7 @@ use super::{board, Build, Engine, FirmwareError};
 use std::fmt::Write;
 
 /// The 'Q' command.
-pub const CMD_EVAL: u8 = b'Q';
+pub use super::protocol::CMD_EVAL;
 
 /// The full build's knowledge terms (`asm/knowledge.asm`), after the total in `BRKDN`: one per
 /// counted feature (its weights `P_DOUBL` .. `P_KCENT`, then `P_KMOVE` .. `P_HOLE`, then `P_BDIAG`, then

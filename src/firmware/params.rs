@@ -28,10 +28,10 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
-/// 'W' block offset n bytes..: write a stored block.
-pub const CMD_PWRITE: u8 = b'W';
 /// 'V' block offset n: read a stored block.
-pub const CMD_PREAD: u8 = b'V';
+pub use super::protocol::CMD_PREAD;
+/// 'W' block offset n bytes..: write a stored block.
+pub use super::protocol::CMD_PWRITE;
 /// The size of one block (`PBLKSZ`).
 pub const BLOCK_SIZE: u16 = 0x80;
 

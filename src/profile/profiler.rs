@@ -14,6 +14,8 @@
 //! return address lies below SP are gone (a RET pops one; `LD SP,...` in CMDLP/CMDERR, or
 //! code that drops a return address, pops all they discarded). Frames name the routine the
 //! call was made from, so the stack reads like a sampler's: `CSRCH;SRCH;SRCH;POINTS;XCHNG`.
+//! The tracking is [`crate::debug::calls`], the debugger's backtrace's own (calls and returns
+//! from the ISA's decoding table).
 //!
 //! All accounting is done in `before` from the difference with the previous instruction, so
 //! the instruction that stops a run (its `after` is not called) is charged at the next
@@ -21,40 +23,10 @@
 //! same as an unobserved run's.
 
 use super::routines::Routines;
+use crate::debug::calls::{called, CallStack, Flow, Pending};
 use crate::machine::Observer;
 use crate::z80::Cpu;
 use std::collections::HashMap;
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Kind {
-    Other,
-    /// CALL (3 bytes) or RST (1 byte).
-    Call(u16),
-    Ret,
-}
-
-#[inline(always)]
-fn classify(mem: &[u8; 0x10000], pc: u16) -> Kind {
-    let op = mem[pc as usize];
-    match op {
-        0xCD => Kind::Call(3),
-        _ if op & 0xC7 == 0xC4 => Kind::Call(3),
-        _ if op & 0xC7 == 0xC7 => Kind::Call(1),
-        0xC9 => Kind::Ret,
-        _ if op & 0xC7 == 0xC0 => Kind::Ret,
-        0xED if mem[pc.wrapping_add(1) as usize] & 0xC7 == 0x45 => Kind::Ret,
-        _ => Kind::Other,
-    }
-}
-
-/// One frame of the reconstructed call stack.
-#[derive(Clone, Copy, Debug)]
-struct Frame {
-    /// Where its return address lies.
-    sp: u16,
-    /// The stack node of the caller (its routine is the caller's).
-    caller: u32,
-}
 
 /// A node of the tree of call stacks seen (for collapsed stacks).
 #[derive(Clone, Copy, Debug)]
@@ -78,12 +50,12 @@ pub struct Profiler<'a> {
     finished: bool,
     t0: u64,
     last_t: u64,
-    prev_pc: u16,
-    prev_sp: u16,
-    prev_kind: Kind,
+    /// The instruction that ran last, as the call tracker read it.
+    prev: Pending,
     cur: usize,
     cur_node: u32,
-    frames: Vec<Frame>,
+    /// The call stack; each frame keeps the stack node of its caller.
+    stack: CallStack<u32>,
     nodes: Vec<Node>,
     children: HashMap<(u32, u16), u32>,
     node_t: Vec<u64>,
@@ -158,12 +130,10 @@ impl<'a> Profiler<'a> {
             finished: false,
             t0: 0,
             last_t: 0,
-            prev_pc: 0,
-            prev_sp: 0,
-            prev_kind: Kind::Other,
+            prev: Pending::default(),
             cur: 0,
             cur_node: ROOT,
-            frames: Vec::new(),
+            stack: CallStack::new(usize::MAX),
             nodes: vec![Node {
                 parent: ROOT,
                 routine: u16::MAX,
@@ -207,42 +177,32 @@ impl<'a> Profiler<'a> {
         id
     }
 
-    /// The instruction that just ended moved control from `prev_*` to `cpu`: update the stack.
+    /// The instruction that just ended (`self.prev`) moved control to `cpu`: update the stack.
     #[inline(always)]
     fn transfer(&mut self, cpu: &Cpu, mem: &[u8; 0x10000]) {
         let (pc, sp, t) = (cpu.pc, cpu.sp, cpu.t);
         let r = self.routines.at_in(self.page, pc);
-        if let Kind::Call(len) = self.prev_kind {
-            let ret = mem[sp as usize] as u16 | (mem[sp.wrapping_add(1) as usize] as u16) << 8;
-            if sp == self.prev_sp.wrapping_sub(2) && ret == self.prev_pc.wrapping_add(len) {
-                self.frames.push(Frame {
-                    sp,
-                    caller: self.cur_node,
-                });
-                self.max_depth = self.max_depth.max(self.frames.len());
-                self.calls[r] += 1;
-                self.activate(r, t);
-                self.cur = r;
-                self.cur_node = self.child(self.cur_node, r);
-                return;
-            }
+        if let Some(f) = called(&self.prev, cpu, mem) {
+            self.stack.push(f, self.cur_node);
+            self.max_depth = self.max_depth.max(self.stack.depth());
+            self.calls[r] += 1;
+            self.activate(r, t);
+            self.cur = r;
+            self.cur_node = self.child(self.cur_node, r);
+            return;
         }
         let mut popped = 0;
-        while let Some(f) = self.frames.last().copied() {
-            if f.sp >= sp {
-                break;
-            }
-            self.frames.pop();
+        while let Some(f) = self.stack.pop_left(sp) {
             popped += 1;
             self.deactivate(self.cur, t);
-            self.cur_node = f.caller;
-            self.cur = self.nodes[f.caller as usize].routine as usize;
+            self.cur_node = f.data;
+            self.cur = self.nodes[f.data as usize].routine as usize;
         }
-        if popped > (self.prev_kind == Kind::Ret) as u32 {
+        if popped > (self.prev.flow == Flow::Ret) as u32 {
             self.resyncs += 1;
         }
         if r != self.cur {
-            if popped == 0 && self.prev_kind != Kind::Ret && pc == self.routines.start(r) {
+            if popped == 0 && self.prev.flow != Flow::Ret && pc == self.routines.start(r) {
                 self.calls[r] += 1;
             }
             self.deactivate(self.cur, t);
@@ -335,9 +295,7 @@ impl Observer for Profiler<'_> {
             self.transfer(cpu, mem);
         }
         self.instructions[self.cur] += 1;
-        self.prev_pc = cpu.pc;
-        self.prev_sp = cpu.sp;
-        self.prev_kind = classify(mem, cpu.pc);
+        self.prev = Pending::at(cpu, mem);
         false
     }
 }

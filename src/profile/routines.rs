@@ -49,51 +49,6 @@ fn source_root() -> PathBuf {
     }
 }
 
-/// `NAME: EQU 0xNNNN` lines -> (name, value), in file order (labels of pages left out).
-pub fn parse_symbols(text: &str) -> Result<Vec<(String, u16)>, String> {
-    Ok(parse_symbols_paged(text)?
-        .into_iter()
-        .filter(|s| s.1.is_none())
-        .map(|(n, _, v)| (n, v))
-        .collect())
-}
-
-/// `NAME: EQU 0xNNNN` and `NAME: EQU P:NNNN` lines -> (name, page, value), in file order.
-pub fn parse_symbols_paged(text: &str) -> Result<Vec<(String, Option<u8>, u16)>, String> {
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.split(';').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        let bad = || format!("symbol file line {}: expected 'NAME: EQU value'", i + 1);
-        let (name, rest) = line.split_once(':').ok_or_else(bad)?;
-        let rest = rest.trim();
-        let value = rest
-            .strip_prefix("EQU")
-            .or_else(|| rest.strip_prefix("equ"))
-            .ok_or_else(bad)?
-            .trim();
-        if let Some((p, a)) = value.split_once(':') {
-            let page = p.parse::<u8>().map_err(|_| bad())?;
-            let a = u16::from_str_radix(a, 16).map_err(|_| bad())?;
-            out.push((name.trim().to_string(), Some(page), a));
-            continue;
-        }
-        let v = if let Some(h) = value
-            .strip_prefix("0x")
-            .or_else(|| value.strip_prefix("0X"))
-        {
-            i64::from_str_radix(h, 16)
-        } else {
-            value.parse::<i64>()
-        }
-        .map_err(|_| bad())?;
-        out.push((name.trim().to_string(), None, v as u16));
-    }
-    Ok(out)
-}
-
 /// Names defined as labels (`NAME:` at the start of a line, not `NAME: EQU`) in Zilog source.
 pub fn label_names(source: &str, out: &mut HashSet<String>) {
     for line in source.lines() {
@@ -189,7 +144,8 @@ impl Routines {
         };
         // (page, address) -> names
         let mut by_addr: BTreeMap<(Option<u8>, u16), Vec<String>> = BTreeMap::new();
-        for (name, page, v) in parse_symbols_paged(symbols)? {
+        let symbols = crate::disasm::Symbols::parse(symbols, "the symbol file")?;
+        for (name, page, v) in symbols.entries() {
             let inside = match page {
                 None => (v as usize) < base_len,
                 Some(p) => p < MAX_PAGES && (0x8000..0xC000).contains(&v),
@@ -197,11 +153,11 @@ impl Routines {
             if name.contains('.')
                 || !inside
                 || !statements.contains(&(page, v))
-                || labels.is_some_and(|l| !l.contains(&name))
+                || labels.is_some_and(|l| !l.contains(name))
             {
                 continue;
             }
-            by_addr.entry((page, v)).or_default().push(name);
+            by_addr.entry((page, v)).or_default().push(name.to_string());
         }
         let mut names = vec![OUTSIDE.to_string()];
         let mut starts = vec![0u16];
