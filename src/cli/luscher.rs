@@ -181,6 +181,41 @@ fn print_fit(
     Ok(())
 }
 
+/// `luscher export`: the models' quantised tables as assembler source for the expansion pages.
+fn export_models(
+    names: &[String],
+    dir: &std::path::Path,
+    out: &std::path::Path,
+    pages: &[u8],
+) -> Result<(), LuscherError> {
+    let mut models = Vec::new();
+    for n in names {
+        let l = Layout::parse(n)?;
+        let path = Model::path(dir, &l.name);
+        if !path.exists() {
+            return Err(LuscherError::NoModel { name: l.name, path });
+        }
+        let m = Model::load(&path)?;
+        if m.name != l.name {
+            return Err(LuscherError::BadModel {
+                path,
+                why: format!("it holds {}, not {}", m.name, l.name),
+            });
+        }
+        models.push(m);
+    }
+    let e = export::export(&models, pages)?;
+    std::fs::write(out, &e.text).map_err(|source| LuscherError::Io {
+        path: out.to_path_buf(),
+        source,
+    })?;
+    println!("{}: {} lines", out.display(), e.text.lines().count());
+    for (p, f) in &e.fill {
+        println!("  page {p}: {f} bytes of {}", export::PAGE_SIZE);
+    }
+    Ok(())
+}
+
 fn run_luscher(args: &Args) -> Result<(), LuscherError> {
     match &args.command {
         LuscherCommand::Fit {
@@ -226,34 +261,7 @@ fn run_luscher(args: &Args) -> Result<(), LuscherError> {
             dir,
             out,
             pages,
-        } => {
-            let mut models = Vec::new();
-            for n in names {
-                let l = Layout::parse(n)?;
-                let path = Model::path(dir, &l.name);
-                if !path.exists() {
-                    return Err(LuscherError::NoModel { name: l.name, path });
-                }
-                let m = Model::load(&path)?;
-                if m.name != l.name {
-                    return Err(LuscherError::BadModel {
-                        path,
-                        why: format!("it holds {}, not {}", m.name, l.name),
-                    });
-                }
-                models.push(m);
-            }
-            let e = export::export(&models, pages)?;
-            std::fs::write(out, &e.text).map_err(|source| LuscherError::Io {
-                path: out.clone(),
-                source,
-            })?;
-            println!("{}: {} lines", out.display(), e.text.lines().count());
-            for (p, f) in &e.fill {
-                println!("  page {p}: {f} bytes of {}", export::PAGE_SIZE);
-            }
-            Ok(())
-        }
+        } => export_models(names, dir, out, pages),
         LuscherCommand::Eval { fen, dir } => {
             let pos = store::chess_of(fen)?;
             let name = store::material_name(&pos)?;

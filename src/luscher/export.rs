@@ -143,17 +143,23 @@ pub struct Exported {
     pub fill: Vec<(u8, usize)>,
 }
 
-/// The assembly for `models`, their tables in `pages` (first fit, in order).
-pub fn export(models: &[Model], pages: &[u8]) -> Result<Exported, LuscherError> {
-    let bad = |why: String| LuscherError::Usage(format!("luscher export: {why}"));
+/// The expansion pages asked for: one or more, each of 0..3, none twice.
+fn check_pages(pages: &[u8]) -> Result<(), String> {
     if pages.is_empty()
         || pages.iter().any(|&p| p > 3)
         || (1..pages.len()).any(|i| pages[..i].contains(&pages[i]))
     {
-        return Err(bad(format!(
+        return Err(format!(
             "pages {pages:?}: give one or more different pages of 0..3"
-        )));
+        ));
     }
+    Ok(())
+}
+
+/// The assembly for `models`, their tables in `pages` (first fit, in order).
+pub fn export(models: &[Model], pages: &[u8]) -> Result<Exported, LuscherError> {
+    let bad = |why: String| LuscherError::Usage(format!("luscher export: {why}"));
+    check_pages(pages).map_err(bad)?;
     // the directory's size, then each table placed
     let mut dir_size = 1;
     let mut tables = Vec::new(); // (model index, role, label, records, base word)

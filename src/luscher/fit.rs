@@ -472,6 +472,92 @@ pub fn fit(dir: &Path, name: &str, s: &Settings) -> Result<FitResult, LuscherErr
     fit_table(&store, &t, s)
 }
 
+/// The configurations of each piece type, from the histogram of its vectors over the
+/// training set (`count`): the sets, the first global index of each, and their total.
+fn configurations(
+    roles: &[u8],
+    list: &[(u8, u32)],
+    count: &[u64],
+    np: usize,
+    s: &Settings,
+) -> (Vec<(u8, ConfigSet)>, Vec<usize>, usize) {
+    let mut types = Vec::new();
+    let mut base = Vec::new();
+    let mut total = 0usize;
+    for &r in roles {
+        let mut hist: Vec<(u32, u64)> = list
+            .iter()
+            .zip(count)
+            .filter(|((role, _), &c)| *role == r && c > 0)
+            .map(|((_, v), &c)| (*v, c))
+            .collect();
+        hist.sort_unstable();
+        let cs = ConfigSet::generate(&hist, np as u64, s.threshold, s.max_features);
+        base.push(total);
+        total += cs.len();
+        types.push((r, cs));
+    }
+    (types, base, total)
+}
+
+/// A model's statistics on the training set and, when there is one, the test set.
+fn train_and_test(
+    store: &Store,
+    t: &Table,
+    m: &Model,
+    [train, test]: [&Data; 2],
+    s: &Settings,
+) -> Result<(Stats, Option<Stats>), LuscherError> {
+    let tr = stats(store, t, m, train, s)?;
+    let te = if test.idx.is_empty() {
+        None
+    } else {
+        Some(stats(store, t, m, test, s)?)
+    };
+    Ok((tr, te))
+}
+
+/// The training set transposed: for each distinct vector `v`, its occurrences
+/// `occ[start[v]..start[v + 1]]` as (position, sign).
+fn occurrences(train: &Data, n: usize, vectors: usize) -> (Vec<usize>, Vec<(u32, i8)>) {
+    let mut occ_start = vec![0usize; vectors + 1];
+    for &m in &train.man {
+        occ_start[m as usize + 1] += 1;
+    }
+    for v in 0..vectors {
+        occ_start[v + 1] += occ_start[v];
+    }
+    let mut fill = occ_start.clone();
+    let mut occ = vec![(0u32, 0i8); train.man.len()];
+    for (j, (&m, &sg)) in train.man.iter().zip(&train.sign).enumerate() {
+        occ[fill[m as usize]] = ((j / n) as u32, sg);
+        fill[m as usize] += 1;
+    }
+    (occ_start, occ)
+}
+
+/// The Jacobi diagonal's pair terms: for two men of one type in a position, 2 s_a s_b on
+/// every configuration active on both (the AND of their vectors), summed by (type, AND).
+fn same_type_pairs(train: &Data, n: usize, list: &[(u8, u32)]) -> Vec<((u8, u32), f64)> {
+    let np = train.idx.len();
+    let mut pairs: HashMap<(u8, u32), f64> = HashMap::new();
+    for p in 0..np {
+        for a in 0..n {
+            for b in a + 1..n {
+                let (ra, va) = list[train.man[p * n + a] as usize];
+                let (rb, vb) = list[train.man[p * n + b] as usize];
+                if ra == rb {
+                    *pairs.entry((ra, va & vb)).or_default() +=
+                        2.0 * (train.sign[p * n + a] * train.sign[p * n + b]) as f64;
+                }
+            }
+        }
+    }
+    let mut pairs: Vec<((u8, u32), f64)> = pairs.into_iter().collect();
+    pairs.sort_unstable_by_key(|p| p.0);
+    pairs
+}
+
 pub fn fit_table(store: &Store, t: &Table, s: &Settings) -> Result<FitResult, LuscherError> {
     let l = &t.layout;
     let n = l.n;
@@ -489,34 +575,20 @@ pub fn fit_table(store: &Store, t: &Table, s: &Settings) -> Result<FitResult, Lu
             share: s.train_share,
         });
     }
-    // histogram per type over the training set
     let mut count = vec![0u64; vecs.list.len()];
     for &m in &train.man {
         count[m as usize] += 1;
     }
-    let mut roles: Vec<u8> = TYPES
-        .iter()
-        .copied()
-        .filter(|r| l.role[..n].contains(r))
-        .collect();
-    roles.dedup();
-    let mut types = Vec::new();
-    let mut base = Vec::new(); // first global config index per type
-    let mut total = 0usize;
-    for &r in &roles {
-        let mut hist: Vec<(u32, u64)> = vecs
-            .list
+    let roles: Vec<u8> = {
+        let mut r: Vec<u8> = TYPES
             .iter()
-            .zip(&count)
-            .filter(|((role, _), &c)| *role == r && c > 0)
-            .map(|((_, v), &c)| (*v, c))
+            .copied()
+            .filter(|r| l.role[..n].contains(r))
             .collect();
-        hist.sort_unstable();
-        let cs = ConfigSet::generate(&hist, np as u64, s.threshold, s.max_features);
-        base.push(total);
-        total += cs.len();
-        types.push((r, cs));
-    }
+        r.dedup();
+        r
+    };
+    let (types, base, total) = configurations(&roles, &vecs.list, &count, np, s);
     let type_of = |role: u8| roles.iter().position(|&r| r == role).unwrap_or(0);
     // active configurations (global indices) of every distinct vector: the per-piece cache
     let lists = par_map(vecs.list.len(), s.jobs, |v| {
@@ -529,19 +601,7 @@ pub fn fit_table(store: &Store, t: &Table, s: &Settings) -> Result<FitResult, Lu
             .collect::<Vec<u32>>()
     });
     // occurrences of each vector in the training set (the transpose)
-    let mut occ_start = vec![0usize; vecs.list.len() + 1];
-    for &m in &train.man {
-        occ_start[m as usize + 1] += 1;
-    }
-    for v in 0..vecs.list.len() {
-        occ_start[v + 1] += occ_start[v];
-    }
-    let mut fill = occ_start.clone();
-    let mut occ = vec![(0u32, 0i8); train.man.len()];
-    for (j, (&m, &sg)) in train.man.iter().zip(&train.sign).enumerate() {
-        occ[fill[m as usize]] = ((j / n) as u32, sg);
-        fill[m as usize] += 1;
-    }
+    let (occ_start, occ) = occurrences(&train, n, vecs.list.len());
     // Jacobi diagonal: Σ_i h_ik² = Σ over men [k active] + 2 Σ over same-type pairs s_a s_b [k active on both]
     let mut diag = vec![0.0f64; total];
     for (v, list) in lists.iter().enumerate() {
@@ -549,23 +609,8 @@ pub fn fit_table(store: &Store, t: &Table, s: &Settings) -> Result<FitResult, Lu
             diag[k as usize] += count[v] as f64;
         }
     }
-    let mut pairs: HashMap<(u8, u32), f64> = HashMap::new();
-    for p in 0..np {
-        for a in 0..n {
-            for b in a + 1..n {
-                let (ra, va) = vecs.list[train.man[p * n + a] as usize];
-                let (rb, vb) = vecs.list[train.man[p * n + b] as usize];
-                if ra == rb {
-                    *pairs.entry((ra, va & vb)).or_default() +=
-                        2.0 * (train.sign[p * n + a] * train.sign[p * n + b]) as f64;
-                }
-            }
-        }
-    }
-    let mut pairs: Vec<((u8, u32), f64)> = pairs.into_iter().collect();
-    pairs.sort_unstable_by_key(|p| p.0);
     let mut buf = Vec::new();
-    for ((role, u), c) in pairs {
+    for ((role, u), c) in same_type_pairs(&train, n, &vecs.list) {
         let ti = type_of(role);
         types[ti].1.active(u, &mut buf);
         for &k in &buf {
@@ -604,6 +649,12 @@ pub fn fit_table(store: &Store, t: &Table, s: &Settings) -> Result<FitResult, Lu
         q.copy_from_slice(&apply_t(&ap));
     };
     let (w, iterations) = cg::pcg(&mut normal, &diag, &rhs, s.max_iter, 1e-9);
+    // Each type's weights: its slice of the solution.
+    let weights = types
+        .iter()
+        .zip(&base)
+        .map(|((_, cs), &b)| w[b..b + cs.len()].to_vec());
+    let weights: Vec<Vec<f64>> = weights.collect();
     let model = Model {
         name: l.name.clone(),
         max,
@@ -611,23 +662,12 @@ pub fn fit_table(store: &Store, t: &Table, s: &Settings) -> Result<FitResult, Lu
         options: s.options,
         types: types
             .into_iter()
-            .enumerate()
-            .map(|(ti, (r, cs))| {
-                let ws = w[base[ti]..base[ti] + cs.len()].to_vec();
-                (r, cs, ws)
-            })
+            .zip(weights)
+            .map(|((r, cs), ws)| (r, cs, ws))
             .collect(),
     };
     let quantised = Quantised::of(&model)?;
-    let both = |m: &Model| -> Result<(Stats, Option<Stats>), LuscherError> {
-        let tr = stats(store, t, m, &train, s)?;
-        let te = if test.idx.is_empty() {
-            None
-        } else {
-            Some(stats(store, t, m, &test, s)?)
-        };
-        Ok((tr, te))
-    };
+    let both = |m: &Model| train_and_test(store, t, m, [&train, &test], s);
     let (train_stats, test_stats) = both(&model)?;
     let (train_q, test_q) = both(&quantised.model)?;
     Ok(FitResult {
