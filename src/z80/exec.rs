@@ -90,6 +90,13 @@ impl Cpu {
         if (self.nmi_pending | self.int_line | self.halted) && self.step_event(bus) {
             return;
         }
+        self.instruction(bus);
+    }
+
+    /// One instruction (all its prefixes): the latches of the last one cleared, Q kept for
+    /// SCF/CCF, then fetch and execute.
+    #[inline(always)]
+    fn instruction<B: Bus>(&mut self, bus: &mut B) {
         self.ei = false;
         self.p = false;
         self.prev_q = self.q;
@@ -193,12 +200,7 @@ impl Cpu {
         let mut last;
         loop {
             last = c.pc;
-            c.ei = false;
-            c.p = false;
-            c.prev_q = c.q;
-            c.q = 0;
-            let op = c.fetch_op(bus);
-            c.dispatch::<HL, B>(bus, op);
+            c.instruction(bus);
             if c.t >= limit.min(bus.deadline()) || c.halted {
                 break;
             }
