@@ -194,6 +194,10 @@ fn bench_machine(c: &mut Criterion) {
         let mut engine = Engine::new(Build::B1978).unwrap();
         sargon::load(&mut engine, &parse_fen(fen).unwrap()).unwrap();
         engine.start_search(level, false);
+        // Past the command's bytes (a flat bus has no host to read them from).
+        while engine.machine.pending_input() > 0 {
+            engine.machine.run(100);
+        }
         let start = engine.machine.clone();
         let mut m = start.clone();
         assert_eq!(m.run(u64::MAX), StopReason::InputNeeded, "{name}");
