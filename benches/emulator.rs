@@ -15,7 +15,10 @@ use criterion::{BatchSize, Criterion, Throughput};
 use host::{reg_diffs, z80emu_from, Mem64};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use z80chess::z80::{Cpu, FlatBus};
+use z80chess::firmware::{parse_fen, sargon, Build, Engine};
+use z80chess::machine::{Machine, StopReason};
+use z80chess::profile::bench::POSITIONS;
+use z80chess::z80::{Bus, Cpu, Exit, FlatBus, TStates};
 use z80emu::{host::TsCounter, BreakCause, Clock as _, Cpu as _, Z80NMOS};
 
 const GROUP: &str = "emulator";
@@ -37,12 +40,10 @@ fn workload() -> Box<[u8; 0x10000]> {
     mem
 }
 
-/// Our CPU from reset until HALT.
+/// Our CPU from reset until HALT, in the batch loop.
 fn run_ours(bus: &mut FlatBus) -> Cpu {
     let mut cpu = Cpu::new();
-    while !cpu.halted {
-        cpu.step(bus);
-    }
+    while let Exit::Limit { .. } = cpu.run(bus, u64::MAX) {}
     cpu
 }
 
@@ -156,6 +157,91 @@ fn bench_streams(c: &mut Criterion) {
     g.finish();
 }
 
+/// A flat 64 KiB bus whose ports read 0 (so the firmware's "move now" poll reads no, as on
+/// the machine) and swallow writes: the bare batch loop on the firmware's own work.
+#[derive(Clone)]
+struct FlatPorts(Box<[u8; 0x10000]>);
+
+impl Bus for FlatPorts {
+    #[inline(always)]
+    fn read(&mut self, addr: u16, _t: TStates) -> u8 {
+        self.0[addr as usize]
+    }
+    #[inline(always)]
+    fn write(&mut self, addr: u16, value: u8, _t: TStates) {
+        self.0[addr as usize] = value;
+    }
+    #[inline(always)]
+    fn port_in(&mut self, _port: u16, _t: TStates) -> u8 {
+        0
+    }
+    #[inline(always)]
+    fn port_out(&mut self, _port: u16, _value: u8, _t: TStates) {}
+    #[inline(always)]
+    fn peek(&self, addr: u16) -> u8 {
+        self.0[addr as usize]
+    }
+}
+
+/// The bench signature's searches of the 1978 build (the period machine: a flat bus can run
+/// them, no window to switch), each a machine just told to search: `Machine::run` until the
+/// firmware waits for the host, against `Cpu::run` over `FlatPorts` for the same T-states.
+/// Both must end in the same registers and RAM before anything is timed.
+fn bench_machine(c: &mut Criterion) {
+    let mut starts = Vec::new();
+    let mut total = 0;
+    for &(name, fen, level) in POSITIONS {
+        let mut engine = Engine::new(Build::B1978).unwrap();
+        sargon::load(&mut engine, &parse_fen(fen).unwrap()).unwrap();
+        engine.start_search(level, false);
+        // Past the command's bytes (a flat bus has no host to read them from).
+        while engine.machine.pending_input() > 0 {
+            engine.machine.run(100);
+        }
+        let start = engine.machine.clone();
+        let mut m = start.clone();
+        assert_eq!(m.run(u64::MAX), StopReason::InputNeeded, "{name}");
+        let t = m.cpu.t - start.cpu.t;
+        let (cpu, bus) = run_flat(&start, t);
+        assert_eq!(cpu, m.cpu, "{name}: the flat run's registers differ");
+        assert!(bus.0[..0x6000] == m.bus.mem[..0x6000], "{name}: RAM differs");
+        total += t;
+        starts.push((start, t));
+    }
+    let mut g = c.benchmark_group("machine");
+    g.throughput(Throughput::Elements(total));
+    g.sample_size(10);
+    g.warm_up_time(Duration::from_secs(1));
+    g.measurement_time(Duration::from_secs(10));
+    g.bench_function("Machine::run 1978 signature", |b| {
+        b.iter(|| {
+            for (start, _) in &starts {
+                let mut m = start.clone();
+                m.run(u64::MAX);
+            }
+        })
+    });
+    g.bench_function("Cpu::run flat 1978 signature", |b| {
+        b.iter(|| {
+            for (start, t) in &starts {
+                run_flat(start, *t);
+            }
+        })
+    });
+    g.finish();
+}
+
+/// `start`'s CPU and memory on a flat bus, run `t` T-states.
+fn run_flat(start: &Machine, t: TStates) -> (Cpu, FlatPorts) {
+    let mut cpu = start.cpu.clone();
+    let mut bus = FlatPorts(start.bus.mem.clone());
+    let limit = cpu.t + t;
+    while cpu.t < limit {
+        cpu.run(&mut bus, limit);
+    }
+    (cpu, bus)
+}
+
 /// criterion's output directory (as criterion finds it: CRITERION_HOME, else the target dir).
 fn criterion_dir() -> PathBuf {
     if let Some(h) = std::env::var_os("CRITERION_HOME") {
@@ -192,6 +278,7 @@ fn main() {
     let start = std::time::SystemTime::now();
     bench(&mut c, &image, tstates);
     bench_streams(&mut c);
+    bench_machine(&mut c);
     c.final_summary();
     // The ratio of this run's medians (only if both were measured just now).
     let fresh = |id: &str| {

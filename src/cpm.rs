@@ -11,8 +11,12 @@
 //!
 //! The host intercepts PC = 0005h before the instruction there runs, so the program's
 //! `CALL 5` costs what it costs on a real machine up to the BDOS (the BDOS's own work is free).
+//!
+//! The program runs in the CPU's batch loop ([`Cpu::run`]): an opcode fetch at 0000h or 0005h
+//! reads as HALT, which ends the batch there; the host takes that HALT back (PC, the counter,
+//! R, Q: the state before it) and serves the call as if it had stopped before the instruction.
 
-use crate::z80::{Bus, Cpu, FlatBus};
+use crate::z80::{Bus, Cpu, Exit, FlatBus, TStates};
 use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
@@ -85,8 +89,11 @@ pub fn run(
             max: MAX_PROGRAM,
         });
     }
-    let mut bus = FlatBus::default();
-    let mem = &mut bus.mem;
+    let mut bus = CpmBus {
+        flat: FlatBus::default(),
+        armed: true,
+    };
+    let mem = &mut bus.flat.mem;
     mem[TPA as usize..TPA as usize + program.len()].copy_from_slice(program);
     mem[0x0000] = 0xC3; // JP 0000h is never executed: PC = 0 ends the run
     mem[0x0005] = 0xC3; // JP BDOS
@@ -149,7 +156,57 @@ pub fn run(
         if cpu.t >= limit {
             return Err(CpmError::CycleLimit { limit, pc: cpu.pc });
         }
-        cpu.step(&mut bus);
+        if cpu.pc == 0x0005 {
+            // The JP BDOS itself, past the trap.
+            bus.armed = false;
+            cpu.step(&mut bus);
+            bus.armed = true;
+        } else if let Exit::Halted { pc: pc @ (0x0000 | 0x0005) } = cpu.run(&mut bus, limit) {
+            // The trap's HALT, taken back.
+            cpu.pc = pc;
+            cpu.halted = false;
+            cpu.t -= 4;
+            cpu.r = (cpu.r & 0x80) | (cpu.r.wrapping_sub(1) & 0x7F);
+            cpu.q = cpu.prev_q;
+        }
+    }
+}
+
+/// The CP/M frame's memory: flat, but while armed an opcode fetch at 0000h or 0005h reads as
+/// HALT (0x76), which ends [`Cpu::run`]'s batch before the host's trap addresses.
+struct CpmBus {
+    flat: FlatBus,
+    armed: bool,
+}
+
+impl Bus for CpmBus {
+    #[inline(always)]
+    fn fetch(&mut self, addr: u16, _t: TStates) -> u8 {
+        if (addr == 0x0000 || addr == 0x0005) && self.armed {
+            0x76
+        } else {
+            self.flat.mem[addr as usize]
+        }
+    }
+    #[inline(always)]
+    fn read(&mut self, addr: u16, t: TStates) -> u8 {
+        self.flat.read(addr, t)
+    }
+    #[inline(always)]
+    fn write(&mut self, addr: u16, value: u8, t: TStates) {
+        self.flat.write(addr, value, t)
+    }
+    #[inline(always)]
+    fn port_in(&mut self, port: u16, t: TStates) -> u8 {
+        self.flat.port_in(port, t)
+    }
+    #[inline(always)]
+    fn port_out(&mut self, port: u16, value: u8, t: TStates) {
+        self.flat.port_out(port, value, t)
+    }
+    #[inline(always)]
+    fn peek(&self, addr: u16) -> u8 {
+        self.flat.peek(addr)
     }
 }
 

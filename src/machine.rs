@@ -41,7 +41,7 @@
 //! the exit port, a fault, a HALT with interrupts off, or the T-state budget ran out. Those are
 //! stop reasons, not errors. Knows Z80s, memory and ports, not chess.
 
-use crate::z80::{Bus, Cpu, TStates};
+use crate::z80::{Bus, Cpu, Exit, TStates};
 use std::collections::VecDeque;
 use std::sync::Arc;
 use thiserror::Error;
@@ -282,15 +282,15 @@ pub struct MachineBus {
     /// The host asks the search to stop (status bit 1).
     pub move_now: bool,
     stop: Option<StopReason>,
-    /// PC of the instruction being executed (for fault reports).
-    pc: u16,
+    /// [`Bus::deadline`]: `TStates::MAX`, 0 once `stop` is set.
+    deadline: TStates,
     map: MemoryMap,
     /// The expansion ROM pages, `PAGE_SIZE` bytes each (shared: ROM never changes).
     pages: Arc<[u8]>,
     /// The page latch (port 04h); what the window shows when `page < map.pages()`.
     page: u8,
-    /// First address of the RAM above the window (0x10000 = none: the Period map).
-    xram_start: u32,
+    /// The page table of writes: which 8 KiB pages are RAM (a write elsewhere is a fault).
+    writable: [bool; 8],
     /// The clock latch (ports 06h-0Bh).
     clock: TStates,
 }
@@ -299,24 +299,23 @@ impl MachineBus {
     fn new(map: MemoryMap, pages: Arc<[u8]>) -> Self {
         let mut mem = Box::new([0u8; 0x10000]);
         mem[RAM_END as usize..].fill(0xFF);
-        let xram_start = match map {
-            MemoryMap::Period => 0x10000,
-            MemoryMap::Expanded { .. } => {
-                mem[XRAM_START as usize..].fill(0);
-                XRAM_START as u32
-            }
-        };
+        let mut writable = [false; 8];
+        writable[RAM_START as usize >> 13] = true;
+        if let MemoryMap::Expanded { .. } = map {
+            mem[XRAM_START as usize..].fill(0);
+            writable[XRAM_START as usize >> 13..].fill(true);
+        }
         let mut bus = MachineBus {
             mem,
             input: VecDeque::new(),
             output: Vec::new(),
             move_now: false,
             stop: None,
-            pc: 0,
+            deadline: TStates::MAX,
             map,
             pages,
             page: 0,
-            xram_start,
+            writable,
             clock: 0,
         };
         bus.show_page();
@@ -378,6 +377,42 @@ impl MachineBus {
     }
 }
 
+impl MachineBus {
+    /// Stop the machine after the instruction in progress (the first reason stands). A fault's
+    /// `pc` is filled in by the run loop, which knows where the instruction began.
+    #[cold]
+    fn stop(&mut self, reason: StopReason) {
+        if self.stop.is_none() {
+            self.stop = Some(reason);
+            self.deadline = 0;
+        }
+    }
+
+    /// The stop reason, if any, with a fault's instruction address; clears it.
+    fn take_stop(&mut self, pc: u16) -> Option<StopReason> {
+        self.deadline = TStates::MAX;
+        self.stop.take().map(|s| match s {
+            StopReason::Fault(f) => StopReason::Fault(match f {
+                Fault::RomWrite { addr, .. } => Fault::RomWrite { addr, pc },
+                Fault::UnmappedWrite { addr, .. } => Fault::UnmappedWrite { addr, pc },
+                Fault::DataUnderflow { .. } => Fault::DataUnderflow { pc },
+            }),
+            s => s,
+        })
+    }
+
+    #[cold]
+    fn write_fault(&mut self, addr: u16) {
+        let window = (WINDOW_START as u32..WINDOW_END).contains(&(addr as u32))
+            && self.window_page().is_some();
+        self.stop(StopReason::Fault(if (addr as usize) < ROM_SIZE || window {
+            Fault::RomWrite { addr, pc: 0 }
+        } else {
+            Fault::UnmappedWrite { addr, pc: 0 }
+        }));
+    }
+}
+
 impl Bus for MachineBus {
     #[inline(always)]
     fn read(&mut self, addr: u16, _t: TStates) -> u8 {
@@ -385,24 +420,17 @@ impl Bus for MachineBus {
     }
     #[inline(always)]
     fn write(&mut self, addr: u16, value: u8, _t: TStates) {
-        if (RAM_START..RAM_END).contains(&addr) || addr as u32 >= self.xram_start {
+        if self.writable[addr as usize >> 13] {
             self.mem[addr as usize] = value;
-        } else if self.stop.is_none() {
-            let pc = self.pc;
-            let window = (WINDOW_START as u32..WINDOW_END).contains(&(addr as u32))
-                && self.window_page().is_some();
-            self.stop = Some(StopReason::Fault(if (addr as usize) < ROM_SIZE || window {
-                Fault::RomWrite { addr, pc }
-            } else {
-                Fault::UnmappedWrite { addr, pc }
-            }));
+        } else {
+            self.write_fault(addr);
         }
     }
     fn port_in(&mut self, port: u16, t: TStates) -> u8 {
         match port as u8 {
             PORT_STATUS => {
-                if self.input.is_empty() && self.stop.is_none() {
-                    self.stop = Some(StopReason::InputNeeded);
+                if self.input.is_empty() {
+                    self.stop(StopReason::InputNeeded);
                 }
                 (!self.input.is_empty()) as u8 | ((self.move_now as u8) << 1)
             }
@@ -410,9 +438,7 @@ impl Bus for MachineBus {
             PORT_DATA => match self.input.pop_front() {
                 Some(b) => b,
                 None => {
-                    if self.stop.is_none() {
-                        self.stop = Some(StopReason::Fault(Fault::DataUnderflow { pc: self.pc }));
-                    }
+                    self.stop(StopReason::Fault(Fault::DataUnderflow { pc: 0 }));
                     0xFF
                 }
             },
@@ -428,9 +454,7 @@ impl Bus for MachineBus {
     fn port_out(&mut self, port: u16, value: u8, _t: TStates) {
         match port as u8 {
             PORT_DATA => self.output.push(value),
-            PORT_EXIT if self.stop.is_none() => {
-                self.stop = Some(StopReason::Exit(value));
-            }
+            PORT_EXIT => self.stop(StopReason::Exit(value)),
             PORT_PAGE => self.select_page(value),
             _ => {}
         }
@@ -438,6 +462,10 @@ impl Bus for MachineBus {
     #[inline(always)]
     fn peek(&self, addr: u16) -> u8 {
         self.mem[addr as usize]
+    }
+    #[inline(always)]
+    fn deadline(&self) -> TStates {
+        self.deadline
     }
 }
 
@@ -516,19 +544,23 @@ impl Machine {
     }
 
     /// Run whole instructions until a stop reason, spending at most `budget` T-states.
+    ///
+    /// The CPU's batch loop ([`Cpu::run`]) runs until the budget is spent, the bus asks to stop
+    /// (it lowers its deadline) or a HALT; nothing is polled after each instruction.
     pub fn run(&mut self, budget: TStates) -> StopReason {
         let limit = self.cpu.t.saturating_add(budget);
         loop {
             if self.cpu.t >= limit {
                 return StopReason::CycleLimit;
             }
-            self.bus.pc = self.cpu.pc;
-            self.cpu.step(&mut self.bus);
-            if let Some(stop) = self.bus.stop.take() {
+            let exit = self.cpu.run(&mut self.bus, limit);
+            if let Some(stop) = self.bus.take_stop(exit.pc()) {
                 return stop;
             }
-            if self.cpu.halted && !self.cpu.iff1 {
-                return StopReason::Halted;
+            if let Exit::Halted { .. } = exit {
+                if !self.cpu.iff1 {
+                    return StopReason::Halted;
+                }
             }
         }
     }
@@ -544,7 +576,7 @@ impl Machine {
             if obs.before(&self.cpu, &self.bus.mem) {
                 return StopReason::Observer;
             }
-            self.bus.pc = self.cpu.pc;
+            let pc = self.cpu.pc;
             let mut ob = ObservedBus {
                 bus: &mut self.bus,
                 obs,
@@ -552,7 +584,7 @@ impl Machine {
             };
             self.cpu.step(&mut ob);
             let watch = ob.stop;
-            if let Some(stop) = self.bus.stop.take() {
+            if let Some(stop) = self.bus.take_stop(pc) {
                 return stop;
             }
             if obs.after(&self.cpu, &self.bus.mem) || watch {

@@ -22,6 +22,9 @@ pub struct Mem64 {
     pub mem: Box<[u8; 0x10000]>,
     pub log_io: bool,
     pub io: Vec<(u16, u8)>,
+    /// An OUT breaks z80emu's execution loop (`BreakCause::WriteIo`): the CP/M traps of
+    /// `benches/zexrace.rs`.
+    pub break_io: bool,
 }
 
 impl Mem64 {
@@ -30,6 +33,7 @@ impl Mem64 {
             mem: Box::new(*mem),
             log_io: false,
             io: Vec::new(),
+            break_io: false,
         }
     }
 }
@@ -79,7 +83,7 @@ impl Io for Mem64 {
         if self.log_io {
             self.io.push((port, data));
         }
-        (None, None)
+        (self.break_io.then_some(()), None)
     }
 }
 

@@ -45,6 +45,14 @@ pub trait Bus {
     fn idle(&mut self, _addr: u16, _n: u32, _t: TStates) {}
     /// Side-effect-free read for debuggers and disassemblers.
     fn peek(&self, addr: u16) -> u8;
+    /// [`Cpu::run`](super::Cpu::run) stops before an instruction that would start at or after
+    /// this T-state. A bus that must stop the machine (a port write, a fault, a watched access)
+    /// lowers it to 0 when that happens: the run ends after the instruction in progress, with
+    /// no other test per instruction.
+    #[inline(always)]
+    fn deadline(&self) -> TStates {
+        TStates::MAX
+    }
 }
 
 /// The simplest machine: 64 KiB of RAM, ports that read as 0xFF and swallow writes.

@@ -21,7 +21,7 @@
 //! `Bus::idle`. The T-states of each instruction are the sum of its cycles; `tests/isa.rs`
 //! proves they equal the table in `isa.rs`.
 
-use super::bus::Bus;
+use super::bus::{Bus, TStates};
 use super::cpu::Cpu;
 use super::flags::*;
 
@@ -63,6 +63,25 @@ macro_rules! by_opcode {
     };
 }
 
+/// Why [`Cpu::run`] returned, with the address of the last instruction it ran (where a fault
+/// the bus saw happened).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// The counter reached the limit or the bus's deadline.
+    Limit { pc: u16 },
+    /// The instruction at `pc` left the CPU halted (HALT, or a HALT's NOP cycle).
+    Halted { pc: u16 },
+}
+
+impl Exit {
+    /// The address of the last instruction run (or of the PC when an interrupt was accepted).
+    pub fn pc(self) -> u16 {
+        match self {
+            Exit::Limit { pc } | Exit::Halted { pc } => pc,
+        }
+    }
+}
+
 impl Cpu {
     /// Execute one instruction (all its prefixes) or accept one pending interrupt.
     #[inline]
@@ -71,6 +90,13 @@ impl Cpu {
         if (self.nmi_pending | self.int_line | self.halted) && self.step_event(bus) {
             return;
         }
+        self.instruction(bus);
+    }
+
+    /// One instruction (all its prefixes): the latches of the last one cleared, Q kept for
+    /// SCF/CCF, then fetch and execute.
+    #[inline(always)]
+    fn instruction<B: Bus>(&mut self, bus: &mut B) {
         self.ei = false;
         self.p = false;
         self.prev_q = self.q;
@@ -109,7 +135,7 @@ impl Cpu {
 
     /// After a DD or FD prefix (`first`): any further DD/FD are ignored but the last, then the
     /// instruction runs with IX or IY for HL.
-    #[inline(never)]
+    #[inline(always)]
     fn exec_prefixed<B: Bus>(&mut self, bus: &mut B, first: u8) {
         let mut prefix = first;
         let mut op = self.fetch_op(bus);
@@ -137,6 +163,50 @@ impl Cpu {
         while self.t < t_end {
             self.step(bus);
         }
+    }
+
+    /// Run whole instructions (and accept interrupts) while the counter is below both `limit`
+    /// and the bus's [`Bus::deadline`], or until an instruction leaves the CPU halted.
+    ///
+    /// The same instructions as repeated [`Cpu::step`], with the same bus cycles, but the
+    /// common case (no NMI, /INT not asserted, not halted) runs in a batch loop over a copy
+    /// of the registers in locals, written back once when the batch ends: the only test per
+    /// instruction is the counter against the limit (a bus that must stop the machine lowers
+    /// its deadline, see [`Bus::deadline`]).
+    pub fn run<B: Bus>(&mut self, bus: &mut B, limit: TStates) -> Exit {
+        let mut last = self.pc;
+        loop {
+            if self.t >= limit.min(bus.deadline()) {
+                return Exit::Limit { pc: last };
+            }
+            if self.nmi_pending | self.int_line | self.halted {
+                last = self.pc;
+                self.step(bus);
+            } else {
+                last = self.batch(bus, limit);
+            }
+            if self.halted {
+                return Exit::Halted { pc: last };
+            }
+        }
+    }
+
+    /// The batch loop of [`Cpu::run`]: entered with no NMI pending, /INT not asserted and the
+    /// CPU not halted (none of which an instruction can change but HALT), below the limit.
+    /// Returns the address of the last instruction it ran.
+    #[inline(never)]
+    fn batch<B: Bus>(&mut self, bus: &mut B, limit: TStates) -> u16 {
+        let mut c = self.clone();
+        let mut last;
+        loop {
+            last = c.pc;
+            c.instruction(bus);
+            if c.t >= limit.min(bus.deadline()) || c.halted {
+                break;
+            }
+        }
+        *self = c;
+        last
     }
 
     // ----- machine cycles -------------------------------------------------------------
@@ -446,6 +516,7 @@ impl Cpu {
         }
         self.setf(f);
     }
+    #[inline(always)]
     fn daa(&mut self) {
         let a = self.a;
         let f = self.f;
@@ -825,6 +896,7 @@ impl Cpu {
 
     // ----- CB page ----------------------------------------------------------------------
 
+    #[inline(always)]
     fn exec_cb<B: Bus>(&mut self, bus: &mut B) {
         let op = self.fetch_op(bus);
         by_opcode!(op, n => self.exec_cb_op(bus, n))
@@ -865,6 +937,7 @@ impl Cpu {
     /// DD CB d op / FD CB d op: d and op are plain memory reads (R counts two M1s).
     /// Every form works on (IX+d); forms with z != 6 also copy the result into r[z]
     /// (the real H and L, not IXH/IXL).
+    #[inline(always)]
     fn exec_xycb<const I: u8, B: Bus>(&mut self, bus: &mut B) {
         let d = self.imm8(bus) as i8;
         let op = self.imm8(bus);
@@ -894,6 +967,7 @@ impl Cpu {
 
     // ----- ED page ----------------------------------------------------------------------
 
+    #[inline(always)]
     fn exec_ed<B: Bus>(&mut self, bus: &mut B) {
         let op = self.fetch_op(bus);
         by_opcode!(op, n => self.exec_ed_op(bus, n))

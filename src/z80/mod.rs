@@ -14,3 +14,4 @@ pub mod isa;
 
 pub use bus::{Bus, FlatBus, TStates};
 pub use cpu::Cpu;
+pub use exec::Exit;
