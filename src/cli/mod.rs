@@ -1,4 +1,4 @@
-//! Front-end commands that need more than a line in `main.rs`.
+#![doc = include_str!("README.md")]
 pub mod perft;
 pub mod search;
 pub mod xchng;
