@@ -1,7 +1,4 @@
-//! Every subcommand of `z80chess`, one file each: its arguments (clap) and its run, which
-//! checks what the user gave (a bad file or position is [`CliError::Input`], exit 3) before
-//! the work starts (a failure then is [`CliError::Run`], exit 1). `main` only parses and exits.
-
+#![doc = include_str!("README.md")]
 pub mod asm;
 pub mod bench;
 pub mod build;

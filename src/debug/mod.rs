@@ -1,17 +1,4 @@
-//! `z80chess debug`: a source-level debugger for the firmware (or any program the
-//! assembler builds), in the gdb/MAME tradition.
-//!
-//! - [`program`]: the ROM, symbols, code labels, source map and source files.
-//! - [`expr`]: expressions (registers, symbols, memory, arithmetic) for `print` and conditions.
-//! - [`engine`]: run control under the machine's `Observer`: CALL/RET tracking, breakpoints,
-//!   watchpoints, port catchpoints, stopwatches, and reverse execution from snapshots.
-//! - [`views`]: registers, disassembly with source, listing, memory, call stack, and the chess
-//!   views (board, attacker array, move list).
-//! - [`commands`]: the command language ([`Session::execute`]), shared by the prompt, scripts,
-//!   the full-screen mode and the tests.
-//! - [`tui`]: the full-screen mode (ratatui).
-//!
-//! The debugger observes; it never adds T-states to the run it measures.
+#![doc = include_str!("README.md")]
 
 pub mod calls;
 pub mod commands;

@@ -1,15 +1,4 @@
-//! Lüscher's generated evaluation (issue #15, the host side): atomic features per man,
-//! configurations of one piece type's features, weights fitted by conjugate gradients to our
-//! own tablebases (Matthias Lüscher, "Automatic Generation of an Evaluation Function for Chess
-//! Endgames", ETH Zürich 2000; `../shared/seeds/004_...`).
-//!
-//! - [`features`]: the 32-bit vector of each man, every bit documented;
-//! - [`configs`]: configurations and their jump table;
-//! - [`cg`]: conjugate gradients with Jacobi preconditioning;
-//! - [`fit`]: training data from a table, the fit, the paper's statistics, the model file;
-//! - [`export`]: the quantised models as generated Z80 assembly;
-//! - [`quant`]: the weights as the Z80 module's signed 16-bit words, and the engine scale;
-//! - [`cli`]: `luscher fit NAME`, `luscher eval --fen F` and `luscher export`.
+#![doc = include_str!("README.md")]
 
 pub mod cg;
 

@@ -1,24 +1,4 @@
-//! `z80chess match`: games between two engines at equal emulated time, judged by the host.
-//!
-//! An engine is a firmware build (`article`, `1978`, `full`; `full:PARAMSFILE` with a parameter
-//! file, recorded by hash in the PGN) in a fresh emulated machine per game, or an external UCI
-//! engine (`uci:PATH[ ARGS][,Name=value...]`) in a child process per game.
-//!
-//! - Openings: a built-in list of well-known lines ([`openings::BUILTIN`]) or `--openings`
-//!   (EPD or PGN); game 2k and 2k+1 play opening k with the colours swapped.
-//! - Time: `--level L` is a fixed-depth search; `--movetime-emulated S` runs each move for
-//!   S × clock T-states, then "move now" (the firmware answers with its last completed depth);
-//!   `--tc-emulated MOVES/SECONDS` keeps an emulated clock per side and, until the firmware
-//!   keeps its own time, gives each move what is left divided by the moves to the control
-//!   plus one (a move kept in hand: "move now" is answered late), less the stop latency.
-//!   A UCI engine gets the same numbers as wall-clock seconds (`go movetime`), or `go depth`.
-//! - The host judges with shakmaty: mate, stalemate, threefold repetition, the 50-move rule,
-//!   insufficient material, and a draw after [`game::MAX_MOVES`] moves. An illegal move, an
-//!   engine error or no answer loses the game and is reported.
-//! - Deterministic: every game starts fresh engines and depends only on its index, so the
-//!   games and the PGN are the same whatever `--jobs` (UCI engines: as far as they are).
-//! - Before it, A's results split by who first fell 2 pawns behind in material ([`swing`]).
-//! - The closing line: `A vs B: +W =D -L, score S% (Elo E ± M)` ([`elo`] gives the formula).
+#![doc = include_str!("README.md")]
 
 pub mod elo;
 pub mod game;

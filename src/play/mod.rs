@@ -1,15 +1,4 @@
-//! Playing the Z80: the full-screen chess computer ([`tui`]), the line-oriented session
-//! ([`text`]), and the protocols for GUIs and match runners ([`uci`], [`xboard`]).
-//!
-//! Every move the computer plays is chosen by the firmware's search; the host only checks it
-//! with shakmaty (legality, SAN) and adjudicates the end of the game by the rules (the 1978
-//! program knew mate and stalemate, none of the draws). [`crate::session::game::Game`] keeps the firmware and
-//! the host's position in step: every move of both sides goes through the firmware's MOVE
-//! command, so its history, en passant, castling and move number (the book answers at move
-//! number 1) evolve as in a real game.
-//!
-//! [`clock::Pace`] runs the emulated Z80 at its period clock in real time (2 MHz by default) or
-//! as fast as the host can (`--turbo`), in T-state slices, so a front-end stays responsive.
+#![doc = include_str!("README.md")]
 
 pub mod json;
 

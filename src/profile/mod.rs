@@ -1,10 +1,4 @@
-//! Measuring and guarding the engine (issue #8):
-//! - [`profiler`]: where one search's T-states go, per routine and per call stack;
-//! - [`regress`]: searches over recorded positions (EPD, the 1978 suite's TSV), golden files
-//!   and their comparison;
-//! - [`bench`]: the engine's signature, total moves made and T-states over a fixed set.
-//!
-//! All of them drive the firmware through its port protocol, as every front-end does.
+#![doc = include_str!("README.md")]
 
 pub mod bench;
 

@@ -1,18 +1,4 @@
-//! Our own retrograde endgame tables (issue #13): built from the rules alone, on the host.
-//! No table ever goes into the ROM; they measure the engine.
-//!
-//! - [`men`]: the board, attacks and legal moves of at most six men (our own, fast);
-//! - [`layout`]: names ("KRKP"), the index by symmetry, one byte per position;
-//! - [`generate`]: the retrograde generator (both sides to move, en passant, promotion to
-//!   any piece, every sub-ending built on demand) and the self-consistency proof;
-//! - [`store`]: tables on disk (`tables/` by default), lookups of any position (shakmaty's
-//!   or ours) in whichever table holds its material;
-//! - [`cli`]: `tablebase build|probe|stats|compare-stockfish`;
-//! - [`endgame_test`]: the Z80 engine against perfect play.
-//!
-//! Two metrics: distance to mate in plies (`Dtm`, chess-exact), and Lüscher's pawn metric
-//! (`Pawn`: plies to mate or to any promotion, a promotion counting as the win; Lüscher,
-//! `../shared/seeds/004_...` §4 and the appendix, after Christoph Wirth's database).
+#![doc = include_str!("README.md")]
 
 pub mod endgame_test;
 pub mod generate;
