@@ -204,7 +204,10 @@ fn bench_machine(c: &mut Criterion) {
         let t = m.cpu.t - start.cpu.t;
         let (cpu, bus) = run_flat(&start, t);
         assert_eq!(cpu, m.cpu, "{name}: the flat run's registers differ");
-        assert!(bus.0[..0x6000] == m.bus.mem[..0x6000], "{name}: RAM differs");
+        assert!(
+            bus.0[..0x6000] == m.bus.mem[..0x6000],
+            "{name}: RAM differs"
+        );
         total += t;
         starts.push((start, t));
     }

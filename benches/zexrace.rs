@@ -38,7 +38,11 @@ fn exerciser(name: &str) -> Vec<u8> {
     std::fs::read_dir(&src)
         .unwrap_or_else(|e| panic!("{}: {e} (run `cargo fetch`)", src.display()))
         .filter_map(|d| d.ok())
-        .map(|d| d.path().join("rz80-0.1.1/tests").join(format!("{name}.com")))
+        .map(|d| {
+            d.path()
+                .join("rz80-0.1.1/tests")
+                .join(format!("{name}.com"))
+        })
         .find_map(|p| std::fs::read(p).ok())
         .unwrap_or_else(|| panic!("{name}.com not found under {}", src.display()))
 }
@@ -191,7 +195,12 @@ fn cpu_seconds() -> f64 {
         .map_or("", |(_, r)| r)
         .split_whitespace()
         .collect();
-    let ticks = |i: usize| fields.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
     // SAFETY: sysconf has no preconditions.
     let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
     (ticks(11) + ticks(12)) / hz

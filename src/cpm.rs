@@ -161,7 +161,10 @@ pub fn run(
             bus.armed = false;
             cpu.step(&mut bus);
             bus.armed = true;
-        } else if let Exit::Halted { pc: pc @ (0x0000 | 0x0005) } = cpu.run(&mut bus, limit) {
+        } else if let Exit::Halted {
+            pc: pc @ (0x0000 | 0x0005),
+        } = cpu.run(&mut bus, limit)
+        {
             // The trap's HALT, taken back.
             cpu.pc = pc;
             cpu.halted = false;

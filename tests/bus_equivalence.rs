@@ -51,7 +51,11 @@ fn both_paths(m: &Machine, slice: TStates, done: impl Fn(StopReason) -> bool) ->
         let a = fast.run(slice);
         let b = traced.run_observed(slice, &mut obs);
         assert_eq!(a, b, "stop reasons differ at T {}", fast.cpu.t);
-        assert!(state(&fast) == state(&traced), "machines differ after {a:?} at T {}", fast.cpu.t);
+        assert!(
+            state(&fast) == state(&traced),
+            "machines differ after {a:?} at T {}",
+            fast.cpu.t
+        );
         if done(a) {
             return obs;
         }
@@ -62,8 +66,8 @@ fn both_paths(m: &Machine, slice: TStates, done: impl Fn(StopReason) -> bool) ->
 #[test]
 fn the_full_builds_timed_search_reads_the_same_clock_on_both_paths() {
     let mut e = Engine::new(Build::Full).unwrap();
-    let pos = parse_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
-        .unwrap();
+    let pos =
+        parse_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4").unwrap();
     sargon::load(&mut e, &pos).unwrap();
     e.set_time(4_000_000, 1, 0).unwrap();
     e.start_timed_search(6);
@@ -76,8 +80,8 @@ fn the_full_builds_timed_search_reads_the_same_clock_on_both_paths() {
 #[test]
 fn the_signature_search_is_the_same_on_both_paths_in_odd_slices() {
     let mut e = Engine::new(Build::B1978).unwrap();
-    let pos = parse_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10")
-        .unwrap();
+    let pos =
+        parse_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10").unwrap();
     sargon::load(&mut e, &pos).unwrap();
     e.start_search(2, false);
     both_paths(&e.machine, 99_991, |s| s == StopReason::InputNeeded);
@@ -92,16 +96,48 @@ fn machine(src: &str, map: MemoryMap) -> Machine {
 #[test]
 fn faults_stop_both_paths_at_the_same_instruction_and_t_state() {
     let cases = [
-        ("ROM", "ORG 0\nLD A,5\nLD HL,0100h\nNOP\nLD (HL),A\nLD A,6\nHALT\n", MemoryMap::Period,
-            Fault::RomWrite { addr: 0x0100, pc: 6 }),
-        ("unmapped", "ORG 0\nLD SP,6002h\nPUSH HL\nHALT\n", MemoryMap::Period,
-            Fault::UnmappedWrite { addr: 0x6001, pc: 3 }),
-        ("window", "ORG 0\nLD A,0\nOUT (4),A\nLD (8010h),A\nHALT\n",
-            MemoryMap::Expanded { pages: 1 }, Fault::RomWrite { addr: 0x8010, pc: 4 }),
-        ("underflow", "ORG 0\nNOP\nIN A,(0)\nHALT\n", MemoryMap::Period,
-            Fault::DataUnderflow { pc: 1 }),
-        ("DD chain", "ORG 0\nLD IX,0010h\nDB 0DDh, 0FDh, 0DDh\nLD (IX+2),A\nHALT\n",
-            MemoryMap::Period, Fault::RomWrite { addr: 0x0012, pc: 4 }),
+        (
+            "ROM",
+            "ORG 0\nLD A,5\nLD HL,0100h\nNOP\nLD (HL),A\nLD A,6\nHALT\n",
+            MemoryMap::Period,
+            Fault::RomWrite {
+                addr: 0x0100,
+                pc: 6,
+            },
+        ),
+        (
+            "unmapped",
+            "ORG 0\nLD SP,6002h\nPUSH HL\nHALT\n",
+            MemoryMap::Period,
+            Fault::UnmappedWrite {
+                addr: 0x6001,
+                pc: 3,
+            },
+        ),
+        (
+            "window",
+            "ORG 0\nLD A,0\nOUT (4),A\nLD (8010h),A\nHALT\n",
+            MemoryMap::Expanded { pages: 1 },
+            Fault::RomWrite {
+                addr: 0x8010,
+                pc: 4,
+            },
+        ),
+        (
+            "underflow",
+            "ORG 0\nNOP\nIN A,(0)\nHALT\n",
+            MemoryMap::Period,
+            Fault::DataUnderflow { pc: 1 },
+        ),
+        (
+            "DD chain",
+            "ORG 0\nLD IX,0010h\nDB 0DDh, 0FDh, 0DDh\nLD (IX+2),A\nHALT\n",
+            MemoryMap::Period,
+            Fault::RomWrite {
+                addr: 0x0012,
+                pc: 4,
+            },
+        ),
     ];
     for (name, src, map, fault) in cases {
         for budget in [1_000, 9, 10, 11] {
@@ -139,7 +175,10 @@ fn the_window_switches_the_same_on_both_paths() {
     let m = Machine::with_map(&a.image, MemoryMap::Expanded { pages: 3 }).unwrap();
     for slice in [7, 50, 1_000_000] {
         let obs = both_paths(&m, slice, |s| matches!(s, StopReason::Exit(_)));
-        assert!(obs.page_outs == 200 && obs.clock_reads == 200, "slice {slice}");
+        assert!(
+            obs.page_outs == 200 && obs.clock_reads == 200,
+            "slice {slice}"
+        );
     }
 }
 
@@ -147,7 +186,10 @@ fn the_window_switches_the_same_on_both_paths() {
 fn halt_ends_the_run_on_both_paths_whatever_the_budget() {
     // HALT with interrupts off ends the run even when it ends exactly at the budget; with
     // them on the CPU keeps running NOP cycles until the budget.
-    for (src, halts) in [("ORG 0\nNOP\nDI\nHALT\n", true), ("ORG 0\nNOP\nEI\nHALT\n", false)] {
+    for (src, halts) in [
+        ("ORG 0\nNOP\nDI\nHALT\n", true),
+        ("ORG 0\nNOP\nEI\nHALT\n", false),
+    ] {
         for budget in [7, 8, 12, 13, 100] {
             let m = machine(src, MemoryMap::Period);
             let (mut fast, mut traced) = (m.clone(), m);
@@ -156,7 +198,11 @@ fn halt_ends_the_run_on_both_paths_whatever_the_budget() {
             assert_eq!(a, b, "{src:?} budget {budget}");
             assert!(state(&fast) == state(&traced), "{src:?} budget {budget}");
             if budget >= 12 {
-                let want = if halts { StopReason::Halted } else { StopReason::CycleLimit };
+                let want = if halts {
+                    StopReason::Halted
+                } else {
+                    StopReason::CycleLimit
+                };
                 assert_eq!(a, want, "{src:?} budget {budget}");
             }
         }
@@ -253,7 +299,13 @@ fn interrupts_between_batches_are_taken_at_the_same_t_states() {
     let a = assemble_str(src, "ints.asm", &[]).unwrap();
     let mut mem = vec![0u8; 0x10000];
     mem[..a.image.len()].copy_from_slice(&a.image);
-    let mut fast = (Cpu::new(), Tracing { mem, log: Vec::new() });
+    let mut fast = (
+        Cpu::new(),
+        Tracing {
+            mem,
+            log: Vec::new(),
+        },
+    );
     let mut slow = fast.clone();
     let mut seed = 12345u32;
     for i in 0..3000 {

@@ -492,7 +492,7 @@ fn check_progress(e: &mut Engine) {
     e.until("bestmove");
     let w: Vec<&str> = progress.split_whitespace().collect();
     let after = |k: &str| w[w.iter().position(|t| *t == k).unwrap() + 1];
-    assert_legal(&pos, after("currmove"), &[progress.clone()]);
+    assert_legal(&pos, after("currmove"), std::slice::from_ref(&progress));
     let n: usize = after("currmovenumber").parse().unwrap();
     assert!((1..=count).contains(&n), "{progress}");
     assert!(progress.contains(" seldepth "), "{progress}");

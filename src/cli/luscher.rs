@@ -163,7 +163,7 @@ fn print_fit(
         if units < quant::ENGINE_LIMIT as f64 { "" } else { ", clamped to it there" },
         quant::LWIN
     );
-    let path = Model::path(dir, &name);
+    let path = Model::path(dir, name);
     r.model.save(&path)?;
     println!("model saved to {}", path.display());
     println!(

@@ -37,7 +37,7 @@ pub fn run_with(
         game,
         rate: Rate::default(),
     };
-    while let Some(line) = s.wire.next() {
+    while let Some(line) = s.wire.next_command() {
         s.line(&line).map_err(|e| e.to_string())?;
     }
     Ok(())
@@ -152,7 +152,7 @@ impl Serve<'_> {
             }
             "moves" => {
                 let pos = self.game.pos();
-                let ms: Vec<String> = pos.legal_moves().iter().map(|m| crate::session::game::Game::coords(pos, m.clone())).collect();
+                let ms: Vec<String> = pos.legal_moves().iter().map(|m| crate::session::game::Game::coords(pos, *m)).collect();
                 Ok(json!({"moves": ms}))
             }
             "eval" => {

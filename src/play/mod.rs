@@ -76,7 +76,7 @@ impl<'a> Wire<'a> {
 
     /// The next command: a line read ahead first, else the next from the input (None at
     /// `quit` or the end of input).
-    pub fn next(&mut self) -> Option<String> {
+    pub fn next_command(&mut self) -> Option<String> {
         if self.quit {
             return None;
         }

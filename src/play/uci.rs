@@ -123,7 +123,7 @@ pub fn run_with(game: Game, lines: &Receiver<String>, out: &mut dyn Write) -> Re
         rate: Rate::default(),
     };
     while !u.wire.quit {
-        let Some(line) = u.wire.next() else {
+        let Some(line) = u.wire.next_command() else {
             break;
         };
         u.line(&line).map_err(|e| e.to_string())?;

@@ -90,7 +90,7 @@ pub fn run_with(game: Game, lines: &Receiver<String>, out: &mut dyn Write) -> Re
             x.analyse().map_err(|e| e.to_string())?;
             continue;
         }
-        let Some(line) = x.wire.next() else {
+        let Some(line) = x.wire.next_command() else {
             break;
         };
         x.line(&line).map_err(|e| e.to_string())?;

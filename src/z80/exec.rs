@@ -540,6 +540,9 @@ impl Cpu {
 
     // ----- the unprefixed page (and DD/FD through I) --------------------------------
 
+    // The CPU's executor is one decode by x/y/z: a function per page keeps the dispatch one
+    // jump, so it is exempt from the crate's 120-line limit (clippy.toml).
+    #[allow(clippy::too_many_lines)]
     #[inline(always)]
     fn exec_main<const I: u8, B: Bus>(&mut self, bus: &mut B, op: u8) {
         let y = (op >> 3) & 7;
