@@ -105,17 +105,7 @@ fn open_store(c: &Common) -> Store {
     s
 }
 
-fn group(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
+use crate::session::group;
 
 fn run_tables(args: &Args) -> Result<(), TablebaseError> {
     match &args.command {

@@ -106,18 +106,7 @@ fn side_name(c: Color) -> &'static str {
     }
 }
 
-/// 68447935 -> "68,447,935".
-pub fn group(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
+pub use crate::session::group;
 
 impl App {
     pub fn new(opts: &TuiOptions) -> Result<App, String> {

@@ -98,15 +98,6 @@ struct Uci<'a> {
 /// `Move Overhead`'s default and range, in milliseconds.
 pub const OVERHEAD_MS: (u64, u64, u64) = (30, 0, 5000);
 
-/// Run the protocol on `lines` until `quit` or the end of input.
-pub fn run(lines: &Receiver<String>, out: &mut dyn Write) -> Result<(), String> {
-    run_with(
-        Game::new(Build::Article, crate::session::DEFAULT_LEVEL)?,
-        lines,
-        out,
-    )
-}
-
 /// Run the protocol with a given game (its build and parameters from the command line).
 pub fn run_with(game: Game, lines: &Receiver<String>, out: &mut dyn Write) -> Result<(), String> {
     let mut u = Uci {

@@ -55,15 +55,6 @@ struct Xb<'a> {
     rate: Rate,
 }
 
-/// Run the protocol on `lines` until `quit` or the end of input.
-pub fn run(lines: &Receiver<String>, out: &mut dyn Write) -> Result<(), String> {
-    run_with(
-        Game::new(Build::Article, crate::session::DEFAULT_LEVEL)?,
-        lines,
-        out,
-    )
-}
-
 /// Run the protocol with a given game (its build and parameters from the command line).
 pub fn run_with(game: Game, lines: &Receiver<String>, out: &mut dyn Write) -> Result<(), String> {
     let mut x = Xb {

@@ -545,18 +545,7 @@ pub fn describe(o: &Outcome) -> String {
     )
 }
 
-/// 1234567 -> "1,234,567".
-pub fn group(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+pub use crate::session::group;
 
 const GOLDEN_HEADER: &str =
     "id\tbuild\tlevel\tmove\tsan\tscore\tkind\tnodes\tevaluations\txchng\ttstates\tresult\tfen";

@@ -105,6 +105,19 @@ pub fn symbol(engine: &Engine, name: &str) -> Option<u16> {
     })
 }
 
+/// A count with its thousands grouped: 68447935 -> "68,447,935".
+pub fn group(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
 /// Read a `--params FILE` option, if given.
 pub fn load_params_arg(
     path: Option<&std::path::Path>,
