@@ -53,9 +53,7 @@ fn zobrist_asm() -> String {
         s.push_str(&format!("        DW      {}\n", words.join(",")));
     }
     s.push_str(
-        "        IF      ZOBT != 8000h\n\
-         \x20       ERROR   \"ZOBT must fill page 3 from 8000h\"\n\
-         \x20       ENDIF\n\
+        "        ASSERT  ZOBT == 8000h, \"ZOBT must fill page 3 from 8000h\"\n\
          \x20       ENDPAGE\n",
     );
     s
