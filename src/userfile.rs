@@ -94,11 +94,10 @@ fn check(path: &Path, meta: &std::fs::Metadata, cap: u64) -> Result<(), UserFile
     Ok(())
 }
 
-/// Read the regular file `path`, at most `cap` bytes. Its metadata is checked before it is
-/// opened; it is opened without blocking (so a file swapped for a FIFO in between does not
-/// hang) and checked again; the read stops one byte past the cap (a file that grows is refused
-/// too).
-pub fn read(path: &Path, cap: u64) -> Result<Vec<u8>, UserFileError> {
+/// Open the regular file `path` of at most `cap` bytes for reading, checking its metadata
+/// before and after opening (without blocking: a file swapped for a FIFO does not hang). A
+/// command checks a file the user named this way before its work starts, without reading it.
+pub fn open(path: &Path, cap: u64) -> Result<std::fs::File, UserFileError> {
     let io = |source| UserFileError::Io {
         path: path.to_path_buf(),
         source,
@@ -113,6 +112,19 @@ pub fn read(path: &Path, cap: u64) -> Result<Vec<u8>, UserFileError> {
     }
     let file = opts.open(path).map_err(io)?;
     check(path, &file.metadata().map_err(io)?, cap)?;
+    Ok(file)
+}
+
+/// Read the regular file `path`, at most `cap` bytes. Its metadata is checked before it is
+/// opened; it is opened without blocking (so a file swapped for a FIFO in between does not
+/// hang) and checked again; the read stops one byte past the cap (a file that grows is refused
+/// too).
+pub fn read(path: &Path, cap: u64) -> Result<Vec<u8>, UserFileError> {
+    let io = |source| UserFileError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = open(path, cap)?;
     let mut bytes = Vec::new();
     file.take(cap + 1).read_to_end(&mut bytes).map_err(io)?;
     if bytes.len() as u64 > cap {

@@ -224,9 +224,9 @@ pub fn write(path: &Path, text: &str) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// A file the user named must be a regular file we may read (checked by the user-file
-/// rules before the run starts).
+/// A file the user named must be a regular file we may open (the user-file rules, checked
+/// before the run starts; the command reads it then).
 pub fn readable(path: &Path) -> Result<(), CliError> {
-    crate::userfile::read(path, crate::userfile::MAX_FILE)?;
+    crate::userfile::open(path, crate::userfile::MAX_FILE)?;
     Ok(())
 }

@@ -238,7 +238,6 @@ pub struct Driver {
     pace: Pace,
     /// T-states run per slice before the host looks at its input again.
     slice: u64,
-    started: Instant,
     /// Where the budget counts from (the ponderhit), in its own time.
     since: Duration,
     since_t: u64,
@@ -257,7 +256,6 @@ impl Driver {
             hold: false,
             pace,
             slice: pace.slice(),
-            started: Instant::now(),
             since: Duration::ZERO,
             since_t: 0,
             reported: 0,
@@ -324,13 +322,13 @@ impl Driver {
         if self.pace.realtime {
             self.search.emulated(&self.pace)
         } else {
-            self.started.elapsed()
+            self.search.wall()
         }
     }
 
     /// Wall time since the search began.
     pub fn wall(&self) -> Duration {
-        self.started.elapsed()
+        self.search.wall()
     }
 
     /// The answer, once the firmware has given it.
