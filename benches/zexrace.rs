@@ -12,12 +12,14 @@
 //! loop, whose bus lowers its deadline on an OUT; z80emu breaks out of `execute_with_limit`
 //! on the OUT. Before timing anything both must print the same text and count the same T-states.
 
+#[path = "support/exerciser.rs"]
+mod exerciser;
 #[path = "support/z80emu_host.rs"]
 mod host;
+use exerciser::exerciser;
 
 use host::{Mem64, OurBus};
 use std::num::Wrapping;
-use std::path::PathBuf;
 use std::time::Instant;
 use z80chess::z80::{Bus, Cpu, Exit, TStates};
 use z80emu::host::TsCounter;
@@ -27,25 +29,6 @@ const TPA: u16 = 0x0100;
 const BDOS: u16 = 0xFE00;
 const PORT_BDOS: u8 = 0xFE;
 const PORT_EXIT: u8 = 0xFF;
-
-/// The exerciser's bytes, from the `rz80` package cargo fetched (as `tests/zex.rs` finds it).
-fn exerciser(name: &str) -> Vec<u8> {
-    let home = std::env::var_os("CARGO_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))
-        .expect("neither CARGO_HOME nor HOME is set");
-    let src = home.join("registry").join("src");
-    std::fs::read_dir(&src)
-        .unwrap_or_else(|e| panic!("{}: {e} (run `cargo fetch`)", src.display()))
-        .filter_map(|d| d.ok())
-        .map(|d| {
-            d.path()
-                .join("rz80-0.1.1/tests")
-                .join(format!("{name}.com"))
-        })
-        .find_map(|p| std::fs::read(p).ok())
-        .unwrap_or_else(|| panic!("{name}.com not found under {}", src.display()))
-}
 
 /// The CP/M frame around `program` (see the module documentation).
 fn image(program: &[u8]) -> Box<[u8; 0x10000]> {
@@ -230,7 +213,7 @@ fn main() {
         names
     };
     for name in names {
-        let program = exerciser(name);
+        let program = exerciser(&format!("{name}.com"));
         let mut best = [f64::MAX; 2];
         let mut reference: Option<Outcome> = None;
         for run in 1..=runs {
