@@ -347,3 +347,28 @@ fn the_full_screen_loses_nothing() {
     assert_eq!(a.game.plies.len(), 2);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// The full screen reads its commands with the text mode's parser (`play::command`): a bad
+/// argument is refused naming what was typed, and nothing changes.
+#[test]
+fn the_full_screen_names_a_bad_argument() {
+    let mut a = app(Color::White, false, None);
+    let level = a.game.level;
+    for (line, want) in [
+        ("level 9", "'9' is not one"),
+        ("LEVEL", "a look ahead from 1 to 6"),
+        ("build z80", "'z80' is not one"),
+        ("colour red", "'red' is not one"),
+        ("ponder maybe", "on or off"),
+        ("save", "give a file name"),
+    ] {
+        a.submit(line);
+        assert!(a.message.1 && a.message.0.contains(want), "{line}: {:?}", a.message);
+    }
+    assert_eq!(a.game.level, level);
+    assert!(a.game.plies.is_empty());
+    a.submit("level 3");
+    assert_eq!(a.game.level, 3);
+    a.submit("colour black");
+    assert!(a.message.0.contains("You play Black"), "{:?}", a.message);
+}

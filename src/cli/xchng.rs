@@ -125,7 +125,7 @@ pub fn z80_exchange(engine: &mut Engine, sq: Square) -> Result<Z80Exchange, Stri
     };
     match command_observed(engine, &Command::Xchng(mailbox(sq)), &mut probe)? {
         Reply::Exchange { attackers, residue } => Ok(Z80Exchange {
-            atklst: Attackers::from(attackers),
+            atklst: attackers,
             residue,
             trace: probe.seen,
         }),

@@ -10,6 +10,7 @@
 use super::board::{self, FwMove, Setup};
 use super::search::{DepthReport, Score, SearchKind, SearchResult};
 use super::{eval, Build, FirmwareError, TimeBudget, TICK};
+use crate::chess::Attackers;
 use crate::z80::TStates;
 use std::fmt;
 use thiserror::Error;
@@ -510,10 +511,10 @@ pub enum Reply {
         legal: u8,
     },
     Perft(u32),
-    /// ATKLST (14 bytes: White's count and attackers, then Black's).
-    Attackers([u8; 14]),
+    /// ATKLST (White's count and attackers, then Black's).
+    Attackers(Attackers),
     Exchange {
-        attackers: [u8; 14],
+        attackers: Attackers,
         residue: u8,
     },
     Residue(u8),
@@ -607,11 +608,11 @@ impl Reply {
                 let r = exactly(op, r, 4)?;
                 Reply::Perft(u32::from_le_bytes([r[0], r[1], r[2], r[3]]))
             }
-            Op::Attack => Reply::Attackers(array14(exactly(op, r, 14)?)),
+            Op::Attack => Reply::Attackers(array14(exactly(op, r, 14)?).into()),
             Op::Xchng => {
                 let r = exactly(op, r, 15)?;
                 Reply::Exchange {
-                    attackers: array14(r),
+                    attackers: array14(r).into(),
                     residue: r[14],
                 }
             }
@@ -686,12 +687,12 @@ impl fmt::Display for Reply {
             Reply::Attackers(a) => write!(
                 f,
                 "ATKLST {}  (White {} attackers, Black {})",
-                hex(a),
+                hex(&a.0),
                 a[0],
                 a[7]
             ),
             Reply::Exchange { attackers, residue } => {
-                write!(f, "ATKLST {}, residue {residue}", hex(attackers))
+                write!(f, "ATKLST {}, residue {residue}", hex(&attackers.0))
             }
             Reply::Residue(r) => write!(f, "residue {r}"),
             Reply::Search(res) => write!(

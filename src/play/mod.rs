@@ -1,5 +1,6 @@
 #![doc = include_str!("README.md")]
 
+pub mod command;
 pub mod json;
 
 pub mod text;

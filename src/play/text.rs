@@ -12,6 +12,7 @@
 //! ponder search runs to its end before the next line is read, so a script's transcript does
 //! not depend on how fast the lines arrive.
 
+use super::command::Command;
 use crate::firmware::{parse_fen, Build, SearchKind};
 use crate::session::clock::Pace;
 use crate::session::game::{move_prefix, End, Game, Ply, Ponder};
@@ -317,20 +318,15 @@ impl Session<'_> {
 
     /// `SAVE file`: the game added to a PGN file (a file that is not PGN is never touched).
     fn save(&mut self, rest: &str) -> std::io::Result<()> {
-        if rest.is_empty() {
-            self.say("SAVE: GIVE A FILE NAME")?;
-        } else {
-            let text = pgn::write(&self.game, &self.players(), &pgn::today());
-            match pgn::save(std::path::Path::new(rest), &text) {
-                Ok(pgn::Saved::Created) => self.say(&format!("SAVED TO {rest}"))?,
-                Ok(pgn::Saved::Appended { before }) => self.say(&format!(
-                    "SAVED TO {rest}, AFTER THE {before} GAME{} ALREADY IN IT",
-                    if before == 1 { "" } else { "S" }
-                ))?,
-                Err(e) => self.say(&format!("SAVE: {e}"))?,
-            }
+        let text = pgn::write(&self.game, &self.players(), &pgn::today());
+        match pgn::save(std::path::Path::new(rest), &text) {
+            Ok(pgn::Saved::Created) => self.say(&format!("SAVED TO {rest}")),
+            Ok(pgn::Saved::Appended { before }) => self.say(&format!(
+                "SAVED TO {rest}, AFTER THE {before} GAME{} ALREADY IN IT",
+                if before == 1 { "" } else { "S" }
+            )),
+            Err(e) => self.say(&format!("SAVE: {e}")),
         }
-        Ok(())
     }
 
     /// `LOAD file`: the last game of a PGN file (nothing changes when it cannot be read).
@@ -365,62 +361,62 @@ impl Session<'_> {
     }
 
     /// `PONDER ON|OFF` (the full build names the reply it expects).
-    fn set_ponder(&mut self, rest: &str) -> std::io::Result<()> {
-        match rest.to_ascii_uppercase().as_str() {
-            "ON" if self.game.build() == Build::Full => {
+    fn set_ponder(&mut self, on: bool) -> std::io::Result<()> {
+        match on {
+            true if self.game.build() == Build::Full => {
                 self.ponder = true;
-                self.say("PONDERING ON: I THINK ON YOUR TIME (FROM MY NEXT MOVE)")?;
+                self.say("PONDERING ON: I THINK ON YOUR TIME (FROM MY NEXT MOVE)")
             }
-            "ON" => self.say("PONDER: ONLY THE FULL BUILD NAMES THE REPLY IT EXPECTS")?,
-            "OFF" => {
+            true => self.say("PONDER: ONLY THE FULL BUILD NAMES THE REPLY IT EXPECTS"),
+            false => {
                 self.ponder = false;
-                self.say("PONDERING OFF")?;
+                self.say("PONDERING OFF")
             }
-            _ => self.say("PONDER: ON OR OFF")?,
         }
-        Ok(())
     }
 
     fn command(&mut self, line: &str) -> Result<Flow, Box<dyn std::error::Error>> {
         if line.is_empty() {
             return Ok(Flow::Continue);
         }
-        let (word, rest) = match line.split_once(char::is_whitespace) {
-            Some((w, r)) => (w, r.trim()),
-            None => (line, ""),
+        let command = match Command::parse(line) {
+            Ok(c) => c,
+            Err(e) => {
+                self.say(&e.shout())?;
+                return Ok(Flow::Continue);
+            }
         };
-        let upper = word.to_ascii_uppercase();
         if self.pondering.is_some() {
             // Commands that only look leave the ponder search running; the expected move is
             // a hit; anything else stops it first.
-            if let Ok(m) = self.game.parse_move(line) {
-                if self.pondering.as_ref().is_some_and(|p| p.reply == m) {
-                    return self.ponder_hit(m);
+            if let Command::Move(text) = &command {
+                if let Ok(m) = self.game.parse_move(text) {
+                    if self.pondering.as_ref().is_some_and(|p| p.reply == m) {
+                        return self.ponder_hit(m);
+                    }
                 }
             }
-            if !matches!(
-                upper.as_str(),
-                "HELP" | "?" | "BOARD" | "HINT" | "FLIP" | "SAVE"
-            ) {
+            if !command.only_looks() {
                 self.stop_ponder()?;
             }
         }
-        match upper.as_str() {
-            "HELP" | "?" => self.say(HELP)?,
-            "BOARD" => self.board()?,
-            "HINT" => {
+        match command {
+            Command::Help => self.say(HELP)?,
+            Command::Board => self.board()?,
+            Command::Hint => {
                 let h = crate::tablebase::verdict::hint(
                     self.game.pos(),
                     std::path::Path::new(crate::tablebase::verdict::DEFAULT_DIR),
                 );
                 self.say(&h)?
             }
-            "FLIP" => {
+            Command::Flip => {
                 self.flipped = !self.flipped;
                 self.board()?;
             }
-            "QUIT" | "EXIT" | "BYE" => return Ok(Flow::Quit),
-            "NEW" => {
+            Command::Ascii => self.say("THE BOARD IS LETTERS HERE")?,
+            Command::Quit => return Ok(Flow::Quit),
+            Command::New => {
                 match &self.opts.fen {
                     Some(f) => {
                         let pos = parse_fen(f).map_err(|e| e.to_string())?;
@@ -430,81 +426,77 @@ impl Session<'_> {
                 }
                 self.say("NEW GAME")?;
             }
-            "UNDO" | "TAKEBACK" => {
-                if self.game.plies.is_empty() {
-                    self.say("NO MOVE TO TAKE BACK")?;
-                } else {
-                    // Back to the last position where it was the player's turn.
-                    self.game.undo()?;
-                    while self.game.pos().turn() == self.engine && !self.game.plies.is_empty() {
-                        self.game.undo()?;
-                    }
-                    self.say("TAKEN BACK")?;
-                    if self.opts.board {
-                        self.board()?;
-                    }
-                }
-            }
-            "SWITCH" | "GO" => {
+            Command::Undo => self.undo()?,
+            Command::Switch => {
                 self.engine = !self.engine;
                 self.flipped = !self.flipped;
-                self.say(&format!(
-                    "I PLAY {} NOW",
-                    if self.engine == Color::White {
-                        "WHITE"
-                    } else {
-                        "BLACK"
-                    }
-                ))?;
+                self.say(&format!("I PLAY {} NOW", side_name(self.engine)))?;
             }
-            "LEVEL" => match rest.parse::<u8>() {
-                Ok(l) if crate::session::LEVELS.contains(&l) => {
-                    self.game.level = l;
-                    self.level = Some(l);
-                    self.say(&format!("LOOK AHEAD {l}"))?;
-                }
-                _ => self.say("LEVEL: PLEASE GIVE A LOOK AHEAD FROM 1 TO 6")?,
-            },
-            "BUILD" => match rest.to_ascii_lowercase().parse::<Build>().ok() {
-                Some(b) => {
-                    self.game.set_build(b)?;
-                    self.say(&format!("{} BUILD", b.to_string().to_uppercase()))?;
-                }
-                None => self.say("BUILD: ARTICLE, 1978 OR FULL")?,
-            },
-            "FEN" => match parse_fen(rest) {
-                Ok(pos) => {
-                    self.game.set_start(pos)?;
-                    self.board()?;
-                }
-                Err(e) => self.say(&format!("FEN: {e}"))?,
-            },
-            "SAVE" => self.save(rest)?,
-            "LOAD" if rest.is_empty() => self.say("LOAD: GIVE A FILE NAME")?,
-            "LOAD" => self.load(rest)?,
-            "PONDER" => self.set_ponder(rest)?,
-            "RESIGN" => {
+            Command::Colour(c) => {
+                self.engine = !c;
+                self.flipped = c == Color::Black;
+                self.say(&format!("YOU PLAY {}", side_name(c)))?;
+            }
+            Command::Level(l) => {
+                self.game.level = l;
+                self.level = Some(l);
+                self.say(&format!("LOOK AHEAD {l}"))?;
+            }
+            Command::Build(b) => {
+                self.game.set_build(b)?;
+                self.say(&format!("{} BUILD", b.to_string().to_uppercase()))?;
+            }
+            Command::Fen(pos) => {
+                self.game.set_start(*pos)?;
+                self.board()?;
+            }
+            Command::Save(file) => self.save(&file)?,
+            Command::Load(file) => self.load(&file)?,
+            Command::Ponder(on) => self.set_ponder(on)?,
+            Command::Resign => {
                 let me = !self.engine;
                 self.game.resign(me);
                 let end = self.game.end().expect("resigned");
                 self.announce_end(end)?;
                 return Ok(Flow::GameOver);
             }
-            _ => match self.game.parse_move(line) {
-                Err(e) => self.say(&format!("ILLEGAL MOVE: {e}"))?,
-                Ok(m) => {
-                    let before = self.game.pos().clone();
-                    match self.game.play(m, None, false) {
-                        Err(e) => self.say(&format!("ILLEGAL MOVE: {e}"))?,
-                        Ok(()) => {
-                            let ply = self.game.plies.last().expect("played").clone();
-                            self.show_move(&before, &ply, 0)?;
-                        }
-                    }
-                }
-            },
+            Command::Move(text) => self.user_move(&text)?,
         }
         Ok(Flow::Continue)
+    }
+
+    /// `UNDO`: back to the last position where it was the player's turn.
+    fn undo(&mut self) -> Io {
+        if self.game.plies.is_empty() {
+            return Ok(self.say("NO MOVE TO TAKE BACK")?);
+        }
+        self.game.undo()?;
+        while self.game.pos().turn() == self.engine && !self.game.plies.is_empty() {
+            self.game.undo()?;
+        }
+        self.say("TAKEN BACK")?;
+        if self.opts.board {
+            self.board()?;
+        }
+        Ok(())
+    }
+
+    /// A move the player typed (SAN or coordinates).
+    fn user_move(&mut self, text: &str) -> Io {
+        match self.game.parse_move(text) {
+            Err(e) => self.say(&format!("ILLEGAL MOVE: {e}"))?,
+            Ok(m) => {
+                let before = self.game.pos().clone();
+                match self.game.play(m, None, false) {
+                    Err(e) => self.say(&format!("ILLEGAL MOVE: {e}"))?,
+                    Ok(()) => {
+                        let ply = self.game.plies.last().expect("played").clone();
+                        self.show_move(&before, &ply, 0)?;
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     fn players(&self) -> pgn::Players {
@@ -741,5 +733,13 @@ impl Listener for Ears<'_> {
                 Ok(Heard::Nothing)
             }
         }
+    }
+}
+
+/// "WHITE" or "BLACK".
+fn side_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "WHITE",
+        Color::Black => "BLACK",
     }
 }

@@ -7,6 +7,7 @@
 //! ([`render_text`]). The terminal is restored on exit, on an error, on a panic (ratatui's
 //! hook) and on Ctrl-C (a key like any other in raw mode).
 
+use super::command::Command;
 use crate::firmware::{parse_fen, Build, SearchKind, SearchResult};
 use crate::session::clock::{clock, Pace};
 use crate::session::game::{move_prefix, Game, Ponder, Thought};
@@ -370,48 +371,43 @@ impl App {
             ));
         }
         self.stalled = false;
-        let (word, rest) = match text.split_once(char::is_whitespace) {
-            Some((w, r)) => (w, r.trim()),
-            None => (text, ""),
+        let command = match Command::parse(text) {
+            Ok(c) => c,
+            Err(e) => return self.complain(e.to_string()),
         };
-        match word.to_ascii_lowercase().as_str() {
-            "help" | "?" => self.help = !self.help,
-            "quit" | "exit" => self.quit = true,
-            "new" => self.new_game(),
-            "undo" | "takeback" => self.undo(),
-            "flip" => self.flipped = !self.flipped,
-            "hint" => {
+        match command {
+            Command::Help => self.help = !self.help,
+            Command::Board => self.say("The board is on the screen (flip turns it round)."),
+            Command::Quit => self.quit = true,
+            Command::New => self.new_game(),
+            Command::Undo => self.undo(),
+            Command::Flip => self.flipped = !self.flipped,
+            Command::Hint => {
                 let h = crate::tablebase::verdict::hint(
                     self.game.pos(),
                     std::path::Path::new(crate::tablebase::verdict::DEFAULT_DIR),
                 );
                 self.say(h)
             }
-            "ascii" => self.ascii = !self.ascii,
-            "ponder" => match rest {
-                "on" if self.game.build() == Build::Full => {
-                    self.ponder = true;
-                    self.say("Pondering on: the Z80 thinks on your time (from its next move).");
-                }
-                "on" => self.complain("ponder: only the full build names the reply it expects"),
-                "off" => {
-                    self.stop_ponder();
-                    self.ponder = false;
-                    self.say("Pondering off.");
-                }
-                _ => self.complain("ponder: on or off"),
-            },
-            "switch" | "go" => {
+            Command::Ascii => self.ascii = !self.ascii,
+            Command::Ponder(true) if self.game.build() == Build::Full => {
+                self.ponder = true;
+                self.say("Pondering on: the Z80 thinks on your time (from its next move).");
+            }
+            Command::Ponder(true) => {
+                self.complain("ponder: only the full build names the reply it expects")
+            }
+            Command::Ponder(false) => {
+                self.stop_ponder();
+                self.ponder = false;
+                self.say("Pondering off.");
+            }
+            Command::Switch => {
                 self.abandon();
                 self.human = !self.human;
                 self.say(format!("You play {} now.", side_name(self.human)));
             }
-            "color" | "colour" => {
-                let c = match rest.to_ascii_lowercase().as_str() {
-                    "w" | "white" => Color::White,
-                    "b" | "black" => Color::Black,
-                    _ => return self.complain("color: white or black"),
-                };
+            Command::Colour(c) => {
                 if c != self.human {
                     self.abandon();
                     self.human = c;
@@ -419,54 +415,41 @@ impl App {
                 }
                 self.say(format!("You play {}.", side_name(c)));
             }
-            "level" => match rest.parse::<u8>() {
-                Ok(l) => match self.game.set_level(l) {
-                    Ok(()) => self.say(format!("Level {l} (from the Z80's next move).")),
-                    Err(e) => self.complain(e),
-                },
-                Err(_) => self.complain("level: a look ahead from 1 to 6"),
+            Command::Level(l) => match self.game.set_level(l) {
+                Ok(()) => self.say(format!("Level {l} (from the Z80's next move).")),
+                Err(e) => self.complain(e),
             },
-            "build" => {
-                let Ok(b) = rest.to_ascii_lowercase().parse::<Build>() else {
-                    return self.complain("build: article, 1978 or full");
-                };
+            Command::Build(b) => {
                 self.abandon();
                 match self.game.set_build(b) {
                     Ok(()) => self.say(format!("The {b} build.")),
                     Err(e) => self.complain(e),
                 }
             }
-            "fen" => match parse_fen(rest) {
-                Err(e) => self.complain(e.to_string()),
-                Ok(pos) => {
-                    self.abandon();
-                    match self.game.set_start(pos) {
-                        Ok(()) => {
-                            self.reset_clocks(Instant::now());
-                            self.say("Position set up.");
-                        }
-                        Err(e) => self.complain(e),
+            Command::Fen(pos) => {
+                self.abandon();
+                match self.game.set_start(*pos) {
+                    Ok(()) => {
+                        self.reset_clocks(Instant::now());
+                        self.say("Position set up.");
                     }
+                    Err(e) => self.complain(e),
                 }
-            },
-            "save" => self.save(rest),
-            "load" if rest.is_empty() => self.complain("load: give a file name"),
-            "load" => self.load(rest),
-            "resign" => {
+            }
+            Command::Save(file) => self.save(&file),
+            Command::Load(file) => self.load(&file),
+            Command::Resign => {
                 self.abandon();
                 self.game.resign(self.human);
                 let end = self.game.end().expect("resigned");
                 self.say(format!("{} ({}).", end.describe(), end.result()));
             }
-            _ => self.user_move(text),
+            Command::Move(text) => self.user_move(&text),
         }
     }
 
     /// `save FILE`: the game added to a PGN file (a file that is not PGN is never touched).
     fn save(&mut self, rest: &str) {
-        if rest.is_empty() {
-            return self.complain("save: give a file name");
-        }
         let players = pgn::Players {
             engine: Some(self.engine_colour()),
             human: "Player".into(),

@@ -4,14 +4,15 @@
 
 use super::*;
 use crate::firmware::protocol::{error_name, Command, Op, Reply};
-use crate::firmware::{mailbox, FwMove};
-use shakmaty::{Chess, Position, Square};
+use crate::firmware::FwMove;
+use shakmaty::{Chess, Position};
 
+/// A square by name (`e4`) or mailbox index, in the firmware's terms: the crate's one square
+/// parser ([`crate::chess::Square`]).
 pub(super) fn parse_square(s: &str) -> Result<u8, String> {
-    let sq: Square = s
-        .parse()
-        .map_err(|_| format!("'{s}' is not a square (a1..h8)"))?;
-    Ok(mailbox(sq))
+    s.parse::<crate::chess::Square>()
+        .map(crate::chess::Square::mailbox)
+        .map_err(|e| e.to_string())
 }
 
 /// A move typed as UCI (e2e4, e7e8q) in the firmware's terms, legality unchecked.
