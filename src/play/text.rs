@@ -233,13 +233,7 @@ impl Session<'_> {
         self.engine = !colour;
         self.flipped = colour == Color::Black;
         self.game.level = level;
-        match &self.opts.fen {
-            Some(f) => {
-                let pos = parse_fen(f).map_err(|e| e.to_string())?;
-                self.game.set_start(pos)?;
-            }
-            None => self.game.new_game()?,
-        }
+        self.start_position()?;
         self.say("TYPE MOVES LIKE E2-E4 OR NF3; HELP LISTS THE COMMANDS")?;
         if self.opts.fen.is_some() || self.opts.board {
             self.board()?;
@@ -417,13 +411,7 @@ impl Session<'_> {
             Command::Ascii => self.say("THE BOARD IS LETTERS HERE")?,
             Command::Quit => return Ok(Flow::Quit),
             Command::New => {
-                match &self.opts.fen {
-                    Some(f) => {
-                        let pos = parse_fen(f).map_err(|e| e.to_string())?;
-                        self.game.set_start(pos)?;
-                    }
-                    None => self.game.new_game()?,
-                }
+                self.start_position()?;
                 self.say("NEW GAME")?;
             }
             Command::Undo => self.undo()?,
@@ -463,6 +451,18 @@ impl Session<'_> {
             Command::Move(text) => self.user_move(&text)?,
         }
         Ok(Flow::Continue)
+    }
+
+    /// A new game from the command line's position (`--fen`) or the initial one.
+    fn start_position(&mut self) -> Io {
+        match &self.opts.fen {
+            Some(f) => {
+                let pos = parse_fen(f).map_err(|e| e.to_string())?;
+                self.game.set_start(pos)?;
+            }
+            None => self.game.new_game()?,
+        }
+        Ok(())
     }
 
     /// `UNDO`: back to the last position where it was the player's turn.
