@@ -109,6 +109,16 @@ fn the_engine_signature_is_pinned() {
             );
         }
         println!("{}", s.line());
+        // Issue #35's yardstick: no evaluation leaves early or stands pat yet, so the
+        // T-states per evaluation are the search's over its POINTS calls.
+        let cost = s.cost();
+        println!("{build} {}", cost.line());
+        assert_eq!((cost.lazy, cost.stand_pat), (0, 0), "{build}");
+        assert_eq!(
+            (cost.tstates, cost.evaluations, cost.nodes),
+            (s.tstates, s.evaluations, s.nodes),
+            "{build}"
+        );
         if (s.nodes, s.tstates) != (nodes, tstates) {
             wrong.push(format!(
                 "{build}: nodes {} tstates {} (expected nodes {nodes} tstates {tstates})",
