@@ -128,7 +128,7 @@ impl Signature {
     pub fn cost(&self) -> super::evals::EvalCost {
         self.lines
             .iter()
-            .fold(super::evals::EvalCost::default(), |a, l| a.add(l.cost()))
+            .fold(super::evals::EvalCost::default(), |a, l| a.plus(l.cost()))
     }
 
     /// `signature BUILD nodes N tstates T` (the line the test pins).

@@ -64,7 +64,7 @@ impl EvalCost {
     }
 
     /// The sum of two costs (a bench's searches).
-    pub fn add(self, o: EvalCost) -> EvalCost {
+    pub fn plus(self, o: EvalCost) -> EvalCost {
         EvalCost {
             tstates: self.tstates + o.tstates,
             evaluations: self.evaluations + o.evaluations,
@@ -169,7 +169,7 @@ mod tests {
         assert!(l.ends_with("0.75 evaluations per move made"), "{l}");
         let none = EvalCost::default();
         assert_eq!((none.per_evaluation(), none.evaluations_per_move()), (None, None));
-        assert_eq!(c.add(c).full_evaluations(), 40);
+        assert_eq!(c.plus(c).full_evaluations(), 40);
     }
 
     #[test]
