@@ -107,6 +107,10 @@ CLRRAM: LD      HL,RAMBOT
         INCLUDE "points.asm"
         INCLUDE "search.asm"
         IF      BUILD == B_FULL
+        INCLUDE "full/search.asm" ; the full build's FNDMOV, SRCH, CSRCH
+        INCLUDE "craft.asm"     ; the transposition table, aspiration
+        INCLUDE "pv.asm"        ; the principal variation
+        INCLUDE "roots.asm"     ; the root moves (searchmoves)
         INCLUDE "params.asm"
         INCLUDE "knowledge.asm"
         INCLUDE "kpend.asm"
