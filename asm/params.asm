@@ -294,6 +294,8 @@ DEFD4:  DB      P_QPCP-PRM, -48
 
 ; XRAMCL: zero the expansion RAM's blocks and variables (C000h-C3FFh).
 ;   clobbers: BC, DE, HL
+;   CALLED BY: START
+;   CALLS:     -
 XRAMCL: LD      HL,XRAM
         LD      DE,XRAM+1
         LD      BC,400h-1
@@ -303,6 +305,8 @@ XRAMCL: LD      HL,XRAM
 
 ; PRMRST: every stored block gets the defaults (at reset, and 'W' FFh).
 ;   out: page 0 selected   clobbers: A, BC, DE, HL
+;   CALLED BY: CPARW, START
+;   CALLS:     -
 PRMRST: LD      A,PAGEOF(DEFPRM)
         OUT     (PPAGE),A
         LD      HL,PRMBLK
@@ -341,6 +345,8 @@ PRMRST: LD      A,PAGEOF(DEFPRM)
 
 ; SELPRM: PRM = the stored block the game's opening picks (see above).
 ;   clobbers: A, BC, DE, HL   cost: about 2,900 T
+;   CALLED BY: CEVAL, CSRCH
+;   CALLS:     PKSET
 SELPRM: LD      HL,PRMBLK
         LD      A,(GAMSTD)
         OR      A
@@ -376,6 +382,8 @@ SELPRM: LD      HL,PRMBLK
 ; PRMARG: read 'offset n' of block A and check them.
 ;   out: HL = the block's byte at offset, B = n (n may be 0)
 ;   clobbers: A, DE   error: EBADPRM
+;   CALLED BY: CPARV, CPARW
+;   CALLS:     CMDERR, GETB
 PRMARG: CP      3
         JR      NC,.bad
         RRCA                    ; block * 80h
@@ -411,6 +419,8 @@ PRMARG: CP      3
 ; 'W' FFh -> 00: every block back to the ROM's defaults.
 ; The arguments are checked before any byte is written; the host sends a
 ; whole parameter file only once it has checked it (never a half block).
+;   CALLED BY: - (CMDLP, through CMDTAB)
+;   CALLS:     GETB, PRMARG, PRMRST, PUTOK, TTCLR
 CPARW:  CALL    GETB
         PUSH    AF
         CALL    TTCLR           ; craft.asm: scores of other parameters go
@@ -430,6 +440,8 @@ CPARW:  CALL    GETB
         JR      .w
 
 ; CPARV: 'V' block offset n -> 00 byte*n: read n bytes of a stored block.
+;   CALLED BY: - (CMDLP, through CMDTAB)
+;   CALLS:     GETB, PRMARG, PUTB, PUTOK
 CPARV:  CALL    GETB
         CALL    PRMARG
         CALL    PUTOK

@@ -34,6 +34,8 @@ SMAXLV  EQU     8               ; deepest level the search command accepts
 ; EVAL: score the entry at HL: MOVE, then 0 if the mover's king is attacked,
 ; else PINFND and POINTS (VALM in the entry's score byte); UNMOVE.
 ;   clobbers: all but IX
+;   CALLED BY: SORTM
+;   CALLS:     INCHK, MOVE, PINFND, POINTS, UNMOVE
 EVAL:   LD      DE,(LASTMV)
         PUSH    DE
         PUSH    HL
@@ -60,6 +62,8 @@ EVAL:   LD      DE,(LASTMV)
 ; score (an entry goes after every entry whose score is <= its own).
 ;   out: HL = the new head (the links end with a 0 high byte)
 ;   clobbers: all but IX
+;   CALLED BY: SRCH
+;   CALLS:     EVAL
 SORTM:  LD      (SRTEND),DE
         LD      (SRTCUR),HL
         LD      HL,0
@@ -135,6 +139,8 @@ SKIND   EQU     VARS+0F7h       ; 1  0 = searched, 1 = book
 
 ; FNDMOV: choose a move for the side to move at depth PLYMAX.
 ;   out: BESTM = the root entry (0 = none), SCORE+1 = its value
+;   CALLED BY: CSRCH
+;   CALLS:     BOOK, PINFND, POINTS, SRCH
 FNDMOV: LD      A,(MOVENO)
         CP      1
         JP      Z,BOOK
@@ -159,6 +165,8 @@ FNDMOV: LD      A,(MOVENO)
 ; that led here). Recursive, with its frame at IX.
 ;   out: carry and A = SCORE[ply] to back up; no carry = cut off or stopped
 ;   clobbers: all but IX
+;   CALLED BY: FNDMOV
+;   CALLS:     FLIP, GENMOV, INCHK, MKMOVE, PINFND, POINTS, SORTM, UNMK
 SRCH:   PUSH    IX
         LD      IX,-SFRAME
         ADD     IX,SP
@@ -376,11 +384,16 @@ SRCH:   PUSH    IX
         ENDIF      ; BUILD != B_FULL
 
 ; MKMOVE / UNMK: MOVE / UNMOVE the frame's entry; MKMOVE counts it.
+;   CALLED BY: SRCH
+;   CALLS:     INC32, MOVE
 MKMOVE: LD      HL,NNODE
         CALL    INC32
         LD      L,(IX+F_ENTRY)
         LD      H,(IX+F_ENTRY+1)
         JP      MOVE
+; UNMK: UNMOVE the frame's entry (IX+F_ENTRY).   clobbers: as UNMOVE
+;   CALLED BY: SRCH
+;   CALLS:     UNMOVE
 UNMK:   LD      L,(IX+F_ENTRY)
         LD      H,(IX+F_ENTRY+1)
         JP      UNMOVE
@@ -389,6 +402,8 @@ UNMK:   LD      L,(IX+F_ENTRY)
 ; position, as in 1978). White: bit 0 of R picks 1.e4 or 1.d4. Black answers
 ; by the square White's first move came from: b1, g1, d2, f2, g2, h2 -> d5;
 ; a2, b2, c2, e2 -> e5.
+;   CALLED BY: FNDMOV
+;   CALLS:     -
 BOOK:   LD      HL,BOOKE
         LD      (BESTM),HL
         XOR     A
@@ -446,6 +461,8 @@ BOOK:   LD      HL,BOOKE
 ; The host's "move now" (bit 1 of port PPOLL) stops the search: the move is
 ; then the last completed depth's. kind: 0 searched, 1 book, 2 stopped early,
 ; 3 stopped by an overflow of MLIST or the stack.
+;   CALLED BY: - (CMDLP, through CMDTAB)
+;   CALLS:     CMDERR, FNDMOV, GETB, KEEPBM, LEGALS, PUTB, PUTBM, PUTOK
 ; ---------------------------------------------------------------------------
 CSRCH:  CALL    GETB
         LD      (SLEVEL),A
@@ -557,6 +574,8 @@ CSRCH:  CALL    GETB
         RET
 
 ; KEEPBM: BESTMV = from, to, promotion of the entry HL, and SCORE+1.
+;   CALLED BY: CSRCH
+;   CALLS:     PROMOT
 KEEPBM: LD      A,H
         OR      A
         RET     Z
@@ -577,6 +596,8 @@ KEEPBM: LD      A,H
         ENDIF      ; BUILD != B_FULL
 
 ; PUTBM: send BESTMV (from to promo score; the full build's score is a word).
+;   CALLED BY: CSRCH
+;   CALLS:     PUTB
 PUTBM:  LD      HL,BESTMV
         LD      B,BMLEN
 .b:     LD      A,(HL)
@@ -586,6 +607,8 @@ PUTBM:  LD      HL,BESTMV
         RET
 
 ; CMOVNO: 'O' n -> 00: set the move number (1 = the book plays).
+;   CALLED BY: - (CMDLP, through CMDTAB)
+;   CALLS:     GETB, PUTOK
 CMOVNO: CALL    GETB
         LD      (MOVENO),A
         JP      PUTOK

@@ -18,6 +18,9 @@
 
 ; FNDMOV: choose a move for the side to move at depth PLYMAX.
 ;   out: BESTM = the root entry (0 = none), SCORE+1 = its value
+;   CALLED BY: CSRCH
+;   CALLS:     ASPSET, BCNOW, BOOK, EGROOT, PINFND, POINTS, RSBOOK, SRCH,
+;              TTROOT
 FNDMOV: LD      A,(MOVENO)
         CP      1
         JR      NZ,.srch
@@ -58,6 +61,11 @@ FNDMOV: LD      A,(MOVENO)
 ; that led here). Recursive, with its frame at IX.
 ;   out: carry and A = SCORE[ply] to back up; no carry = cut off or stopped
 ;   clobbers: all but IX
+;   CALLED BY: FNDMOV
+;   CALLS:     BRFRONT, BRNOTE, CMPW, DRAWCK, EXTCAP, FLIP, GENMOV, INCHK,
+;              MKMOVE, NEGHL, PINFND, POINTS, PVCLR, PVLEAF, PVNODE, PVNOTE,
+;              PVSET, RSROOT, RTNOTE, SCADR, SORTM, TMFRONT, TMPOLL, TMROOT,
+;              TTBETA, TTEND, TTFRONT, TTMOVE, TTPRB, UNMK
 SRCH:   PUSH    IX
         LD      IX,-SFRAME
         ADD     IX,SP
@@ -398,6 +406,10 @@ SRCH:   PUSH    IX
 ; The host's "move now" (bit 1 of port PPOLL) stops the search: the move is
 ; then the last completed depth's. kind: 0 searched, 1 book, 2 stopped early,
 ; 3 stopped by an overflow of MLIST or the stack.
+;   CALLED BY: - (CMDLP, through CMDTAB)
+;   CALLS:     ASPBEG, ASPCHK, CMDERR, FNDMOV, GETB, KEEPBM, LEGALS, PUTB,
+;              PUTBM, PUTOK, PUTPV, PUTRP, PVRST, PVSTART, RSOK, SELPRM,
+;              TMITER, TMNEXT, TMSTART, TMSTOP
 ; ---------------------------------------------------------------------------
 CSRCH:  CALL    GETB
         LD      (SLEVEL),A
@@ -544,6 +556,8 @@ CSRCH:  CALL    GETB
         JP      PUTPV           ; pv.asm: the move's line
 
 ; KEEPBM: BESTMV = from, to, promotion of the entry HL, and SCORE+1.
+;   CALLED BY: CSRCH, TMSTOP
+;   CALLS:     PROMOT, PVBEST, PVKEEP
 KEEPBM: LD      A,H
         OR      A
         RET     Z
@@ -567,6 +581,8 @@ KEEPBM: LD      A,H
 ; RTNOTE: the root's move (the frame's entry, legal, in the set) is searched
 ; now: ROOTMV = it, ROOTN + 1. The host reads them between slices (UCI's
 ; currmove and currmovenumber); called at ply 1 only.   clobbers: A, HL
+;   CALLED BY: SRCH
+;   CALLS:     -
 RTNOTE: LD      L,(IX+F_ENTRY)
         LD      H,(IX+F_ENTRY+1)
         LD      (ROOTMV),HL
@@ -575,6 +591,8 @@ RTNOTE: LD      L,(IX+F_ENTRY)
         RET
 
 ; SCADR: HL = &SCOREW[A] (SCOREW lies in one page).   clobbers: A
+;   CALLED BY: SRCH, TTEND, TTPRB
+;   CALLS:     -
 SCADR:  ADD     A,A
         ADD     A,SCOREW & 0FFh
         LD      L,A
@@ -584,6 +602,8 @@ SCADR:  ADD     A,A
 
 ; CMPW: compare the signed words DE and HL: C = DE < HL, Z = equal.
 ;   keeps: DE, HL   clobbers: A, C
+;   CALLED BY: ASPBEG, SRCH, TTEND, TTPRB
+;   CALLS:     -
 CMPW:   LD      A,H
         XOR     80h
         LD      C,A
