@@ -17,7 +17,7 @@
 ; ===========================================================================
 
 ; FNDMOV: choose a move for the side to move at depth PLYMAX.
-;   out: BESTM = the root entry (0 = none), SCORE+1 = its value
+;   out: BESTM = the root entry (0 = none), SCOREW[1] = its value (a word)
 ;   CALLED BY: CSRCH
 ;   CALLS:     ASPSET, BCNOW, BOOK, EGROOT, PINFND, POINTS, RSBOOK, SRCH,
 ;              TTROOT
@@ -59,7 +59,7 @@ FNDMOV: LD      A,(MOVENO)
 
 ; SRCH: search the node at ply A (the side to move is COLOR, LASTMV the move
 ; that led here). Recursive, with its frame at IX.
-;   out: carry and A = SCORE[ply] to back up; no carry = cut off or stopped
+;   out: carry and HL = SCOREW[ply] to back up; no carry = cut off or stopped
 ;   clobbers: all but IX
 ;   CALLED BY: FNDMOV
 ;   CALLS:     BRFRONT, BRNOTE, CMPW, DRAWCK, EXTCAP, FLIP, GENMOV, INCHK,
@@ -555,7 +555,8 @@ CSRCH:  CALL    GETB
         CALL    PUTRP           ; time.asm: the reply to ponder on
         JP      PUTPV           ; pv.asm: the move's line
 
-; KEEPBM: BESTMV = from, to, promotion of the entry HL, and SCORE+1.
+; KEEPBM: BESTMV = from, to, promotion of the entry HL, and SCOREW[1] (a
+; word); its reply and line (time.asm, pv.asm).
 ;   CALLED BY: CSRCH, TMSTOP
 ;   CALLS:     PROMOT, PVBEST, PVKEEP
 KEEPBM: LD      A,H
