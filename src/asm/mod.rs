@@ -514,9 +514,8 @@ pub fn assemble_with(
             let symbols = p.symbols();
             let listing = std::mem::take(&mut p.listing);
             let source_map = std::mem::take(&mut p.map);
-            let raw = std::mem::take(&mut p.refs);
+            let refs = std::mem::take(&mut p.refs);
             drop(p);
-            let refs = xref::references(&ctx, raw);
             return Ok(Assembly {
                 image,
                 origin,
@@ -526,7 +525,7 @@ pub fn assemble_with(
                 files: ctx.files.iter().map(|f| f.name.clone()).collect(),
                 passes: n,
                 pages,
-                refs,
+                refs: xref::references(&ctx, refs),
             });
         }
         if values.len() > most {
