@@ -8,15 +8,21 @@
 ; attacker with ATKSAV for the exchange evaluator, comes with POINTS.)
 ; ===========================================================================
 
-; SQATK: is square L attacked by a piece of colour E (00h White, 80h Black)?
-;   in: L = square, E = attacking colour, H = BPAGE
-;   out: NZ (A = 1) attacked, Z (A = 0) not   keeps: BC, DE, HL
-;   cost: about 1,100-1,500 T for a square with nothing attacking it
-SQYES:  LD      L,C             ; (the "attacked" exit, placed within JR reach)
+; SQYES: SQATK's "attacked" exit, placed before it within JR reach.
+;   CALLED BY: SQATK
+;   CALLS:     -
+SQYES:  LD      L,C
         POP     BC
         LD      A,1
         OR      A
         RET
+
+; SQATK: is square L attacked by a piece of colour E (00h White, 80h Black)?
+;   in: L = square, E = attacking colour, H = BPAGE
+;   out: NZ (A = 1) attacked, Z (A = 0) not   keeps: BC, DE, HL
+;   cost: about 1,100-1,500 T for a square with nothing attacking it
+;   CALLED BY: CASTLE, INCHK, KLUFT (full)
+;   CALLS:     DRAY, ORAY, SQYES
 SQATK:  PUSH    BC
         LD      C,L
         ; pawns: a white pawn attacks from sq-9 and sq-11, a black one from +9, +11
@@ -200,6 +206,8 @@ SQATK:  PUSH    BC
 ; DRAY / ORAY: the first piece from square C in step B; Z if it is an enemy
 ; (colour E) bishop or queen (DRAY) / rook or queen (ORAY).
 ;   clobbers: A, L   cost: 27 T + 38 T a square passed + 45-52 T at the end
+;   CALLED BY: SQATK
+;   CALLS:     -
 DRAY:   LD      L,C
 .step:  LD      A,L
         ADD     A,B
@@ -214,6 +222,9 @@ DRAY:   LD      L,C
         CP      QUEEN
         RET
 
+; ORAY: the rook-or-queen ray of DRAY / ORAY above.
+;   CALLED BY: SQATK
+;   CALLS:     -
 ORAY:   LD      L,C
 .step:  LD      A,L
         ADD     A,B
@@ -230,6 +241,8 @@ ORAY:   LD      L,C
 
 ; INCHK: is the king of colour A in check?
 ;   in: A = colour (00h/80h)   out: NZ = in check   clobbers: A, E, HL
+;   CALLED BY: CSTAT, EVAL, LEGALS, PERFT, SRCH
+;   CALLS:     SQATK
 INCHK:  LD      E,A
         LD      HL,POSK
         OR      A
@@ -282,6 +295,8 @@ PVALUE: DB      0,1,3,3,5,9,10
 ; colours, with ATKSAV, x-raying through chains of same-coloured pieces that
 ; move along the line (not behind a king or a knight).
 ;   in: C = square   clobbers: A, B, DE, HL (C kept)
+;   CALLED BY: CATTK, CXCHG, PINS1, POINTS
+;   CALLS:     ARAY, ATKSAV
 ATTACK: LD      HL,ATKLST          ; (ATKLST does not cross a page)
         XOR     A
         LD      (HL),A
@@ -393,6 +408,8 @@ ATTACK: LD      HL,ATKLST          ; (ATKLST does not cross a page)
 
 ; ARAY: one line of ATTACK: from square C in step E, where B is the piece
 ; that moves along it (BISHOP or ROOK).   keeps: B, C, E, H   clobbers: A, D, L
+;   CALLED BY: ATTACK
+;   CALLS:     ATKSAV
 ARAY:   LD      D,0             ; D: bit 0 a piece seen, bit 7 its colour, bit 1 a queen seen
         LD      L,C
 .step:  LD      A,L
@@ -448,6 +465,8 @@ ARAY:   LD      D,0             ; D: bit 0 a piece seen, bit 7 its colour, bit 1
 ;   in: L = its square (H = BPAGE), E = the line's step from the attacked
 ;       square, D bit 1 = a queen stands before it on the line
 ;   keeps: BC, DE, HL, IY   clobbers: A, F
+;   CALLED BY: ARAY, ATTACK
+;   CALLS:     PNCK
 ATKSAV: LD      A,(NPINS)
         OR      A
         JR      Z,.free
@@ -596,6 +615,8 @@ ATKSAV: LD      A,(NPINS)
 ; PNCK: may the piece on square L attack along step E, given the pins?
 ;   out: Z = yes; NZ = it is pinned along another line, or pinned twice
 ;   clobbers: A, F
+;   CALLED BY: ATKSAV
+;   CALLS:     -
 PNCK:   PUSH    BC
         PUSH    HL
         LD      A,(NPINS)
@@ -640,6 +661,8 @@ PNCK:   PUSH    BC
 ; between. An enemy queen pinning a piece against our queen counts only while
 ; our queen has no more defenders than attackers (a full ATTACK decides).
 ;   clobbers: all
+;   CALLED BY: CATTK, CEVAL, CXCHG, EVAL, FNDMOV, SRCH
+;   CALLS:     PINS1
 PINFND: XOR     A
         LD      (NPINS),A
         LD      HL,POSK
@@ -658,6 +681,8 @@ PINFND: XOR     A
         RET
 
 ; PINS1: pins against the king or queen on square C.
+;   CALLED BY: PINFND
+;   CALLS:     ATTACK
 PINS1:  LD      H,BPAGE
         LD      L,C
         IF      BUILD != B_1978 ; (1978: a stale POSQ square is scanned all the

@@ -51,6 +51,8 @@ INIPOS: DB      ROOK,KNIGHT,BISHOP,QUEEN,KING,BISHOP,KNIGHT,ROOK
 
 ; INITBD: the initial position, White to move, no history.
 ;   clobbers: all   cost: about 7,600 T
+;   CALLED BY: CMDERR, START
+;   CALLS:     -
 INITBD: LD      HL,INIPOS
         LD      DE,STAGE
         LD      BC,64
@@ -69,6 +71,8 @@ INITBD: LD      HL,INIPOS
 ; LOADST: the board from the 64 bytes at STAGE; kings and queens found
 ; (ROYALT); history emptied; LASTMV = SETDUM (which the caller filled).
 ;   clobbers: all
+;   CALLED BY: CSETUP
+;   CALLS:     ROYALT, STDPOS (full)
 LOADST:
         IF      BUILD == B_FULL
         CALL    STDPOS          ; the game begins at the initial position?
@@ -106,6 +110,8 @@ LOADST:
 ; STDPOS: GAMSTD = 1 if STAGE holds the initial position and White is to move
 ; (the parameter block follows the game's first move: params.asm).
 ;   clobbers: A, BC, DE, HL
+;   CALLED BY: LOADST
+;   CALLS:     -
 STDPOS: XOR     A
         LD      (GAMSTD),A
         LD      A,(COLOR)
@@ -127,6 +133,8 @@ STDPOS: XOR     A
 
 ; ROYALT: POSK and POSQ from a scan of the board (queens: the last found).
 ;   clobbers: A, BC, DE, HL
+;   CALLED BY: LOADST
+;   CALLS:     -
 ROYALT: LD      HL,0
         LD      (POSK),HL
         LD      (POSQ),HL
@@ -156,6 +164,8 @@ ROYALT: LD      HL,0
 ; ---------------------------------------------------------------------------
 ; CSETUP: 'S' b[64] side ep. Everything is checked in STAGE before the board
 ; is touched, so a rejected set-up leaves the position as it was.
+;   CALLED BY: - (CMDLP, through CMDTAB)
+;   CALLS:     CMDERR, GETB, GHCLR (full), LOADST, PUTOK, SETEP, TTCLR (full)
 ; ---------------------------------------------------------------------------
 CSETUP: LD      HL,STAGE
         LD      B,64
@@ -235,6 +245,8 @@ CSETUP: LD      HL,STAGE
 ;   White to move: the target is on rank 6 (71..78), a black pawn stands on
 ;   target-10, and target and target+10 are empty; the dummy move is
 ;   target+10 -> target-10, first move. Black to move: mirrored on rank 3.
+;   CALLED BY: CSETUP
+;   CALLS:     STGSQ
 SETEP:  LD      HL,SETDUM
         LD      B,6
         XOR     A
@@ -299,6 +311,8 @@ SETEP:  LD      HL,SETDUM
 
 ; STGSQ: HL = the STAGE byte of mailbox square A (21..98, on the board).
 ;   clobbers: A, HL
+;   CALLED BY: SETEP
+;   CALLS:     -
 STGSQ:  PUSH    BC
         SUB     SQ_A1
         LD      B,0FFh          ; row count
@@ -319,6 +333,8 @@ STGSQ:  PUSH    BC
         RET
 
 ; CBOARD: 'B' -> 00 b[64] side ep
+;   CALLED BY: - (CMDLP, through CMDTAB)
+;   CALLS:     CALCEP, PUTB, PUTOK
 CBOARD: CALL    PUTOK
         LD      HL,BOARD+SQ_A1
         LD      C,8

@@ -103,6 +103,8 @@ TT_UP   EQU     3
 
 ; TTCLR: empty the table and its variables (the stamp starts again).
 ;   clobbers: A, BC, DE, HL
+;   CALLED BY: CMDERR, CPARW, CSETUP, START, TTROOT
+;   CALLS:     PHCLR
 TTCLR:  LD      HL,TTAB
         LD      DE,TTAB+1
         LD      BC,TTVEND-TTAB-1
@@ -116,6 +118,8 @@ TTCLR:  LD      HL,TTAB
 ; stamp, so no score measured against another root is ever used. The stamp
 ; wraps after 255 baselines: then the table is cleared.
 ;   clobbers: A, BC, DE, HL
+;   CALLED BY: FNDMOV
+;   CALLS:     TTCLR
 TTROOT: LD      HL,TTBASE
         LD      DE,(MV0W)
         LD      BC,(BC0W)
@@ -161,6 +165,8 @@ TTROOT: LD      HL,TTBASE
 
 ; ZKEY: TTK = the key of the position (board, side to move, EPT as GENMOV
 ; left it).   clobbers: A, BC, DE, HL, the alternate set; keeps the page
+;   CALLED BY: DRAWCK, GHPUSH, TTPRB
+;   CALLS:     -
 ZKEY:   IN      A,(PPAGE)
         PUSH    AF
         LD      A,PAGEOF(ZOBT)
@@ -239,6 +245,8 @@ ZKEY:   IN      A,(PPAGE)
         RET
 
 ; TTPA: HL = the frame's ply's TTPLY record.   clobbers: A
+;   CALLED BY: TTBETA, TTEND, TTMOVE, TTPRB, TTSTO
+;   CALLS:     -
 TTPA:   LD      A,(IX+F_PLY)
         ADD     A,A
         ADD     A,A
@@ -249,6 +257,8 @@ TTPA:   LD      A,(IX+F_PLY)
 
 ; TTBKT: HL = the bucket of the key at (TTPLY record).   in: HL = record
 ;   clobbers: A
+;   CALLED BY: TTPRB, TTSTO
+;   CALLS:     -
 TTBKT:  LD      A,(HL)
         AND     3Fh
         RRCA
@@ -264,6 +274,8 @@ TTBKT:  LD      A,(HL)
 
 ; TTFIND: find the slot holding the key of record DE in bucket HL.
 ;   out: Z and HL = the slot; NZ: none   clobbers: A, B
+;   CALLED BY: TTPRB, TTSTO
+;   CALLS:     -
 TTFIND: LD      B,4
 .s:     PUSH    HL
         PUSH    DE
@@ -307,6 +319,9 @@ TTFIND: LD      B,4
 ;   out: A = 0 search on (TTHM = the stored move's list entry, or 0);
 ;        A = 1 return HL as the node's value; A = 2 cut off
 ;   clobbers: all but IX
+;   CALLED BY: SRCH
+;   CALLS:     CMPW, INC32, NEGHL, PROMOT, SCADR, TTBKT, TTFIND, TTMATE, TTPA,
+;              ZKEY
 TTPRB:  LD      (TTLF),HL
         LD      (TTLE),DE
         LD      HL,0
@@ -481,6 +496,8 @@ TTPRB:  LD      (TTLF),HL
 
 ; TTMATE: HL (a score from the node at the frame's ply) -> from the root:
 ; a mate's distance grows by ply - 1.   clobbers: A, DE
+;   CALLED BY: TTPRB
+;   CALLS:     -
 TTMATE: LD      A,(IX+F_PLY)
         DEC     A
         RET     Z
@@ -510,6 +527,8 @@ TTMATE: LD      A,(IX+F_PLY)
 
 ; TTUNM: HL (a score from the root) -> from the node (TTMATE undone).
 ;   clobbers: A, DE
+;   CALLED BY: TTSTO
+;   CALLS:     -
 TTUNM:  LD      A,(IX+F_PLY)
         DEC     A
         RET     Z
@@ -540,6 +559,8 @@ TTUNM:  LD      A,(IX+F_PLY)
 
 ; TTFRONT: the stored move TTHM (if any) to the head of the linked list HL.
 ;   out: HL = the head   clobbers: A, BC, DE
+;   CALLED BY: SRCH, TMFRONT
+;   CALLS:     -
 TTFRONT: LD     DE,(TTHM)
         LD      A,D
         OR      A
@@ -587,6 +608,8 @@ TTFRONT: LD     DE,(TTHM)
 ; TTMOVE: note the frame's entry as the move to store: always when A != 0
 ; (a new best), else only if none is noted yet (the first legal move, which
 ; proves an upper-bound entry).   clobbers: A, DE, HL
+;   CALLED BY: SRCH
+;   CALLS:     TTPA
 TTMOVE: LD      D,A
         LD      A,(P_FLAGS)
         RRCA
@@ -612,6 +635,8 @@ TTMOVE: LD      D,A
 
 ; TTEND: the node completed (SRCH .end): store SCOREW[n], exact if above the
 ; alpha it came in with, else an upper bound.   clobbers: all but IX
+;   CALLED BY: SRCH
+;   CALLS:     CMPW, DRTNT, SCADR, TTPA, TTSTO
 TTEND:  LD      A,(P_FLAGS)
         RRCA
         RET     NC
@@ -644,6 +669,8 @@ TTEND:  LD      A,(P_FLAGS)
 ; TTBETA: a cut-off at .fm37: HL = the refuting move's value in the
 ; opponent's view; store -HL as a lower bound with the frame's entry.
 ;   clobbers: all but IX
+;   CALLED BY: SRCH
+;   CALLS:     DRTNT, NEGHL, TTPA
 TTBETA: LD      A,(P_FLAGS)
         RRCA
         RET     NC
@@ -674,6 +701,8 @@ TTBETA: LD      A,(P_FLAGS)
 
 ; TTSTO: store HL (the node's value from the root) of type A with the record's
 ; move and key, by the replacement rules above.   clobbers: all but IX
+;   CALLED BY: TTEND
+;   CALLS:     INC32, PROMOT, TTBKT, TTFIND, TTPA, TTUNM
 TTSTO:  LD      (TTTYP),A
         CALL    TTUNM
         LD      (TTVAL),HL
@@ -831,6 +860,8 @@ TTSTO:  LD      (TTTYP),A
 
 ; ASPSET: FNDMOV's root window when aspiration is on for this iteration:
 ; SCOREW[1] = ASPLO (alpha), SCOREW[0] = -ASPHI (beta).   clobbers: A, HL
+;   CALLED BY: FNDMOV
+;   CALLS:     NEGHL
 ASPSET: LD      A,(ASPON)
         OR      A
         RET     Z
@@ -845,6 +876,8 @@ ASPSET: LD      A,(ASPON)
 ; is set and a previous depth gave a score that is not a mate, the root
 ; searches [score - 1/4 pawn, score + 1/4 pawn] (ASPSET, from FNDMOV).
 ;   clobbers: A, DE, HL
+;   CALLED BY: CSRCH
+;   CALLS:     CMPW
 ASPBEG: XOR     A
         LD      (ASPON),A
         LD      A,(P_FLAGS)
@@ -878,6 +911,8 @@ ASPBEG: XOR     A
 ; (high: the root cut off; low: no move above alpha), so search this depth
 ; again with the full window (ASPON cleared). Z = keep the result.
 ;   clobbers: A, HL
+;   CALLED BY: CSRCH
+;   CALLS:     INC32
 ASPCHK: JR      NC,.bad
         LD      HL,(BESTM)
         LD      A,H

@@ -59,6 +59,8 @@ DPLY    EQU     0F500h          ; per ply (8 bytes, ply 0..31): key (4),
 
 ; GHCLR: an empty history, clock 0 (reset, 'N', 'S'); a new game or position
 ; also lifts the set of root moves (roots.asm).   clobbers: A
+;   CALLED BY: CMDERR, CSETUP, GHPOP, START
+;   CALLS:     -
 GHCLR:  XOR     A
         LD      (GHN),A
         LD      (GHCLK),A
@@ -68,6 +70,8 @@ GHCLR:  XOR     A
 ; GHPUSH: append the position about to be left (its key needs EPT as
 ; LEGALS/GENMOV left it) and its clock; a full list drops its oldest.
 ;   clobbers: all but IX   cost: about 8,000 T
+;   CALLED BY: CMOVE
+;   CALLS:     GHADR, ZKEY
 GHPUSH: LD      A,(GHN)
         CP      GHMAX
         JR      C,.room
@@ -91,6 +95,8 @@ GHPUSH: LD      A,(GHN)
         RET
 
 ; GHADR: HL = GHLIST + 5A.   clobbers: A, DE
+;   CALLED BY: DRAWCK, GHPOP, GHPUSH
+;   CALLS:     -
 GHADR:  LD      L,A
         LD      H,0
         LD      D,H
@@ -103,6 +109,8 @@ GHADR:  LD      L,A
         RET
 
 ; GHMOVE: after 'M' played LASTMV's entry: the clock.   clobbers: A, B, HL
+;   CALLED BY: CMOVE
+;   CALLS:     IRREV
 GHMOVE: CALL    IRREV
         LD      HL,GHCLK
         JR      NC,.rev
@@ -115,6 +123,8 @@ GHMOVE: CALL    IRREV
 
 ; GHPOP: 'U' took a move back: its position's entry and clock.
 ;   clobbers: A, DE, HL
+;   CALLED BY: CUNDO
+;   CALLS:     GHADR, GHCLR
 GHPOP:  LD      A,(GHN)
         OR      A
         JR      Z,GHCLR
@@ -128,12 +138,16 @@ GHPOP:  LD      A,(GHN)
         RET
 
 ; CHALF: 'H' n -> 00: the halfmove clock of the position set up.
+;   CALLED BY: - (CMDLP, through CMDTAB)
+;   CALLS:     GETB, PUTOK
 CHALF:  CALL    GETB
         LD      (GHCLK),A
         JP      PUTOK
 
 ; IRREV: carry if LASTMV's entry (just played) was a capture, a promotion
 ; or a pawn move.   clobbers: A, B, HL
+;   CALLED BY: DRAWCK, GHMOVE
+;   CALLS:     -
 IRREV:  LD      HL,(LASTMV)
         INC     HL
         INC     HL
@@ -156,6 +170,8 @@ IRREV:  LD      HL,(LASTMV)
         RET
 
 ; DPADR: HL = DPLY + 8A.   clobbers: A
+;   CALLED BY: DRAWCK, DRTNT
+;   CALLS:     -
 DPADR:  ADD     A,A
         ADD     A,A
         ADD     A,A
@@ -167,6 +183,8 @@ DPADR:  ADD     A,A
 ; carry if it is a draw (not at the root), then HL = its value for the side
 ; to move here (the engine's min(n, P_DRAWW), negated at even plies).
 ;   clobbers: all but IX   cost: about 8,000 T + 60 T per key compared
+;   CALLED BY: SRCH
+;   CALLS:     DPADR, GHADR, IRREV, KEYEQ, NEGHL, ROOTV, ZKEY
 DRAWCK: CALL    ZKEY
         LD      A,(IX+F_PLY)
         CALL    DPADR
@@ -272,6 +290,8 @@ DRAWCK: CALL    ZKEY
 ; ROOTV: HL = the root's material and board control (MV0W + BC0W: what
 ; POINTS measures its scores from) in the engine's (KOLOR's) view.
 ;   clobbers: A, DE
+;   CALLED BY: DRAWCK, DSHIFT
+;   CALLS:     NEGHL
 ROOTV:  LD      HL,(MV0W)
         LD      DE,(BC0W)
         ADD     HL,DE
@@ -281,6 +301,8 @@ ROOTV:  LD      HL,(MV0W)
         JP      NEGHL
 
 ; KEYEQ: Z if the 4 bytes at HL are TTK's.   keeps: BC, DE, HL
+;   CALLED BY: DRAWCK
+;   CALLS:     -
 KEYEQ:  PUSH    HL
         PUSH    DE
         PUSH    BC
@@ -299,6 +321,8 @@ KEYEQ:  PUSH    HL
 
 ; DRTNT: NZ if a path draw was scored below the node at (IX+F_PLY) (the
 ; table must not keep its value).   clobbers: A, DE, HL
+;   CALLED BY: TTBETA, TTEND
+;   CALLS:     DPADR
 DRTNT:  LD      A,(P_FLAGS)
         AND     4
         RET     Z
@@ -320,6 +344,8 @@ DRTNT:  LD      A,(P_FLAGS)
 ; position's own value (HL + the root's MV0W + BC0W) is positive for the
 ; engine (KOLOR), HL moves up by P_DRAWW for it, above the draw window. Not
 ; in 'Q' (EVBRK).   clobbers: A, DE
+;   CALLED BY: POINTS
+;   CALLS:     NEGHL, ROOTV
 DSHIFT: LD      A,(P_FLAGS)
         AND     4
         RET     Z

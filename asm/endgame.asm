@@ -104,6 +104,8 @@ BRMV    EQU     EGV+41h         ; 3  search: the best reply at ply 2: from, to,
 ; 7th outscored the queen one of them promotes to.
 ;   needs: only kings and pawns on the board, BK_RACE (KPEND)
 ;   clobbers: all but IX   cost: about 15,000-36,000 T (700 T after a race)
+;   CALLED BY: KPEND
+;   CALLS:     EGADD, EGKING, EGMAN, EGOPPO, MULSW, SQRF
 EGEVAL: LD      HL,(BK_RACE)
         LD      A,H
         OR      L
@@ -207,6 +209,8 @@ EGEVAL: LD      HL,(BK_RACE)
 ; EGADD: counter B += A, a signed count for the side EGX (negated when EGX
 ; is Black: the counters are White's view).
 ;   keeps: BC, DE, HL   clobbers: A   cost: about 130 T
+;   CALLED BY: EGBES, EGEVAL, EGFILE, EGKING, EGOPPO, EGPAWN
+;   CALLS:     -
 EGADD:  PUSH    HL
         PUSH    DE
         LD      E,A
@@ -237,6 +241,8 @@ EGADD:  PUSH    HL
 
 ; SQRF: the mailbox square A (a1 = 21 .. h8 = 98): B = its rank, A = its
 ; file (0..7).   clobbers: A, B   cost: about 60-190 T
+;   CALLED BY: EGEVAL, EGKING, EGMAN, EGOPPO, EGPAWN
+;   CALLS:     -
 SQRF:   LD      B,-3
 .l:     INC     B
         SUB     10
@@ -247,6 +253,8 @@ SQRF:   LD      B,-3
 ; EGMAN: the man A on square HL: the ripple's nearest men (every man but
 ; the engine's king), and a pawn's terms (EGPAWN).
 ;   keeps: HL   clobbers: A, BC, DE   cost: about 350 T, a pawn 2,000-5,000 T
+;   CALLED BY: EGEVAL
+;   CALLS:     SQRF
 EGMAN:  LD      D,A             ; D = the man
         LD      A,(EGRK)
         CP      L
@@ -291,6 +299,8 @@ EGMAN:  LD      D,A             ; D = the man
 
 ; EGPAWN: the terms of the pawn D on square HL (terms 0-6).
 ;   keeps: HL   clobbers: A, BC, DE   cost: about 1,500-4,500 T
+;   CALLED BY: -
+;   CALLS:     EGADD, EGBES, EGFILE, SQRF
 EGPAWN: PUSH    HL
         LD      A,D
         AND     BLACK
@@ -409,6 +419,8 @@ EGPAWN: PUSH    HL
 ; HL (on the pawn's rank) forward to the edge; the nearest man to term 5,
 ; every pawn to term 6; an enemy man clears EGT.
 ;   keeps: HL   clobbers: A, BC, DE   cost: about 150-800 T
+;   CALLED BY: EGPAWN
+;   CALLS:     EGADD
 EGFILE: LD      A,(HL)
         CP      OFFB
         RET     Z               ; no such file
@@ -458,6 +470,8 @@ EGFILE: LD      A,(HL)
 ; EGBES: a pawn on the square HL (beside the pawn looked at) to term 6:
 ; own +1, enemy -1.   keeps: HL, DE   clobbers: A, BC
 ;   cost: 37 T (no pawn), about 240 T (a pawn)
+;   CALLED BY: EGPAWN
+;   CALLS:     EGADD
 EGBES:  LD      A,(HL)
         LD      C,A
         AND     7               ; (the border, FFh, is type 7)
@@ -473,6 +487,8 @@ EGBES:  LD      A,(HL)
 
 ; EGKING: the king of side A: its environment (terms 8, 9) and the centre
 ; (term 10).   clobbers: A, BC, DE, HL   cost: about 700 T
+;   CALLED BY: EGEVAL
+;   CALLS:     EGADD, SQRF
 EGKING: LD      (EGX),A
         LD      C,A
         OR      A
@@ -523,6 +539,8 @@ EGKDIR: DB      -11,-10,-9,-1,1,9,10,11
 ; EGOPPO: the opposition (term 7): the kings on one file (or rank) with
 ; 2, 4 or 6 ranks (files) between their squares: +1 for the side that has
 ; just moved.   clobbers: A, BC, DE   cost: about 400 T
+;   CALLED BY: EGEVAL
+;   CALLS:     EGADD, SQRF
 EGOPPO: LD      A,(POSK)
         CALL    SQRF
         LD      D,B             ; D, E = White's rank and file
@@ -578,6 +596,8 @@ EGOPPO: LD      A,(POSK)
 ; EGROOT: note whether the root is a king-and-pawn ending (KNOW's tables
 ; after the root's POINTS), and forget the best reply.
 ;   needs: POINTS just run on the root   clobbers: A, HL   cost: 80 T
+;   CALLED BY: FNDMOV
+;   CALLS:     -
 EGROOT: XOR     A
         LD      (BRMV),A
         LD      A,(KV+K_MAT)
@@ -593,6 +613,8 @@ EGROOT: XOR     A
 ; be searched further (P_FLAGS bit 4, above): at ply PLYMAX a capture; at
 ; PLYMAX + 1 every reply to a capture made at PLYMAX (the node's F_LAST).
 ;   clobbers: A, HL   cost: about 40-150 T
+;   CALLED BY: SRCH
+;   CALLS:     -
 EXTCAP: LD      A,(P_FLAGS)
         AND     10h
         RET     Z               ; (no carry)
@@ -622,6 +644,8 @@ EXTCAP: LD      A,(P_FLAGS)
 
 ; BRNOTE: at ply 2, the frame's move (a new best, or a cut-off) becomes the
 ; best reply (P_FLAGS bit 5).   keeps: DE   clobbers: A, HL   cost: 30-200 T
+;   CALLED BY: SRCH
+;   CALLS:     PROMOT
 BRNOTE: LD      A,(IX+F_PLY)
         CP      2
         RET     NZ
@@ -654,6 +678,8 @@ BRNOTE: LD      A,(IX+F_PLY)
 ; the bench's middlegames, and 11% more on 40 pawn endings with the capture
 ; extension on (3% fewer with it off).
 ;   out: HL = the head   clobbers: A, BC, DE   cost: about 60 T per entry
+;   CALLED BY: SRCH
+;   CALLS:     PROMOT
 BRFRONT: LD     A,(IX+F_PLY)
         CP      2
         RET     NZ

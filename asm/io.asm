@@ -101,6 +101,10 @@ VERSION EQU     1
 
 ; GETB: wait for the host's next byte.
 ;   out: A = byte   clobbers: F   cost: 33 T when a byte is waiting
+;   CALLED BY: CHALF (full), CMDLP, CMOVE, CMOVNO, CPARV (full), CPARW (full),
+;              CPERFT, CROOT (full), CSETUP, CSRCH, CTIME (full), CXARR,
+;              GETSQ, PRMARG (full)
+;   CALLS:     -
 GETB:   IN      A,(PSTAT)
         RRCA
         JR      NC,GETB
@@ -108,16 +112,26 @@ GETB:   IN      A,(PSTAT)
         RET
 
 ; PUTB: send A to the host.   clobbers: -   cost: 21 T
+;   CALLED BY: CBOARD, CEVAL, CLIST, CMDERR, CMDLP, CPARV (full), CPERFT,
+;              CSRCH, CSTAT, CTIME (full), CXARR, CXCHG, PUTATK, PUTBM, PUTN,
+;              PUTOK
+;   CALLS:     -
 PUTB:   OUT     (PDATA),A
         RET
 
 ; PUTOK: send status 00h.   clobbers: A
+;   CALLED BY: CATTK, CBOARD, CEVAL, CHALF (full), CLIST, CMDERR, CMOVE,
+;              CMOVNO, CPARV (full), CPARW (full), CPERFT, CROOT (full),
+;              CSETUP, CSRCH, CSTAT, CTIME (full), CUNDO, CXARR, CXCHG
+;   CALLS:     PUTB
 PUTOK:  XOR     A
         JR      PUTB
 
 ; ---------------------------------------------------------------------------
 ; CMDLP: read a command byte and run its handler; handlers RET back here.
 ; An error anywhere below may `JP CMDERR` with A = code: the stack is reset.
+;   CALLED BY: START
+;   CALLS:     GETB, PUTB
 ; ---------------------------------------------------------------------------
 CMDLP:  LD      SP,STACK
         LD      HL,CMDLP
@@ -150,6 +164,9 @@ CMDLP:  LD      SP,STACK
         JP      PUTB
 
 ; CMDERR: abandon the command with error code A.
+;   CALLED BY: CMOVE, CPERFT, CROOT (full), CSETUP, CSRCH, CUNDO, GETSQ,
+;              OVFCHK, PRMARG (full)
+;   CALLS:     GHCLR (full), INITBD, PUTB, PUTOK, TTCLR (full)
 CMDERR: LD      SP,(CMDSP)
         JP      PUTB
 

@@ -209,6 +209,9 @@ KLIST   EQU     KV+100h         ; (side|type, file, own rank) * up to 32, 0
 
 ; KNOW: HL = the knowledge terms' sum (White's view), each in BRKDN.
 ;   clobbers: all but IX
+;   CALLED BY: POINTS
+;   CALLS:     KDEV2, KNEG, KOPPB, KPAWNS, KQPO, KSIDE, KSQ1, KSUMR, KTERMB,
+;              PHPROBE, PHSTORE, PINIT, PSCAN
 KNOW:   LD      HL,KV+K_MAT     ; the pieces' bytes, both sides
         LD      B,K_KR-K_MAT+1
         XOR     A
@@ -329,6 +332,8 @@ KNOW:   LD      HL,KV+K_MAT     ; the pieces' bytes, both sides
         JP      KOPPB
 
 ; KNEG: negate the B counters from HL (one page).   clobbers: A, B, L
+;   CALLED BY: KNOW, KPAWNS
+;   CALLS:     -
 KNEG:   XOR     A
         SUB     (HL)
         LD      (HL),A
@@ -339,6 +344,8 @@ KNEG:   XOR     A
 ; PINIT: the pawn tables empty (counts 0, rearmost 8 = none, most advanced
 ; 0), the pawns' counts by colour, K_OUTP and the rams 0.
 ;   clobbers: A, B, HL
+;   CALLED BY: KNOW
+;   CALLS:     -
 PINIT:  LD      HL,KV
         LD      B,10
         XOR     A
@@ -373,6 +380,8 @@ PINIT:  LD      HL,KV
 
 ; PSCAN: enter the board's pawns in the tables (the hash missed).
 ;   clobbers: A, BC, DE, HL   cost: about 3,300 T + 200 T a pawn
+;   CALLED BY: KNOW
+;   CALLS:     KSQP
 PSCAN:  LD      HL,BOARD+SQ_A1
         LD      C,0
 .r:     LD      B,8
@@ -393,6 +402,8 @@ PSCAN:  LD      HL,BOARD+SQ_A1
 ; KPAWNS: the pawns' counters (doubled .. centre: KCNT+0..7), White minus
 ; Black, moved to PCNT (the counters left 0 for the pieces' pass); KPASSR
 ; and K_OUTP of both sides.   clobbers: A, BC, DE, HL
+;   CALLED BY: KNOW
+;   CALLS:     KCADD, KCTR, KNEG, KSIDEP
 KPAWNS: LD      C,40h           ; Black, negated
         CALL    KSIDEP
         LD      HL,KCNT
@@ -426,6 +437,8 @@ KPAWNS: LD      C,40h           ; Black, negated
 ; KTERMB: the counter A times the signed byte at IY into the BRKDN word at
 ; BC, added to KSUM.   out: BC past it   clobbers: A, DE, HL
 ;   cost: 50 T a zero counter, about 480 T another
+;   CALLED BY: KNOW
+;   CALLS:     MULSW, SEXT
 KTERMB: OR      A
         JR      NZ,.m
         LD      (BC),A
@@ -445,6 +458,8 @@ KTERMB: OR      A
 
 ; KPUT: the term HL into the BRKDN word at BC, added to KSUM.
 ;   out: BC past it   clobbers: A, DE
+;   CALLED BY: KSUMR
+;   CALLS:     -
 KPUT:   LD      A,L
         LD      (BC),A
         INC     BC
@@ -466,6 +481,8 @@ KPUT:   LD      A,L
 ; by default).
 ;   keeps: IX   clobbers: A, BC, DE, HL   cost: 40 T with the weight 0 or
 ;   outside a search, about 100 T a ply of the path, 400 T more with a count
+;   CALLED BY: KNOW
+;   CALLS:     -
 KDEV2:  LD      A,(P_DVTWC)
         OR      A
         RET     Z
@@ -544,6 +561,8 @@ KDEV2:  LD      A,(P_DVTWC)
 ; middlegame, +1 White, -1 Black. The counters were zeroed by KNOW.
 ;   clobbers: A, BC, DE, HL   cost: 41 T with both weights 0, else about
 ;   400 T
+;   CALLED BY: KNOW
+;   CALLS:     KPHASE
 KQPO:   LD      A,(P_QPCP)      ; both weights 0 (every block but d4's by
         LD      HL,P_QPKN       ; default): nothing to count
         OR      (HL)
@@ -601,6 +620,8 @@ KQPO:   LD      A,(P_QPCP)      ; both weights 0 (every block but d4's by
 ; KSUMR: D counters from HL times the words from IY into the BRKDN words
 ; from BC, each added to KSUM.   out: HL, BC, IY past them
 ;   clobbers: A, DE   cost: 84 T a zero counter, about 400 T another
+;   CALLED BY: KNOW
+;   CALLS:     KPUT, MULSW
 KSUMR:
 .sum:   LD      A,(HL)
         OR      A
@@ -630,6 +651,8 @@ KSUMR:
 ; KSQ1: enter the man A on square HL (file index B, rank C) in the tables;
 ; a pawn only when PHSKIP is 0 (the pawn hash off). KSQP: the pawn D.
 ;   keeps: B, C, HL   clobbers: A, D, E
+;   CALLED BY: KNOW
+;   CALLS:     -
 KSQ1:   LD      D,A
         AND     7
         CP      PAWN
@@ -637,6 +660,9 @@ KSQ1:   LD      D,A
         LD      A,(PHSKIP)
         OR      A
         RET     NZ
+; KSQP: the pawn D on square HL (KSQ1's pawn part, above).
+;   CALLED BY: PSCAN
+;   CALLS:     KDIAG, KRHZ
 KSQP:   PUSH    HL
         LD      H,KVH
         BIT     7,D
@@ -782,6 +808,8 @@ KSQPC:  PUSH    HL              ; a piece (A = type): its material,
 ; horizontal mobility, both squares beside it an own man or off the board:
 ; KC_RHORZ one down for White, one up for Black (KNOW negates).
 ;   keeps: B, C, D   clobbers: A, E, HL   cost: 80-150 T
+;   CALLED BY: KSQP
+;   CALLS:     -
 KRHZ:   LD      A,D             ; E = its colour's bit 7
         ADD     A,A
         LD      E,A
@@ -815,6 +843,8 @@ KRHZ:   LD      A,D             ; E = its colour's bit 7
 ; lies) up to a pawn or the edge, men passed through; subtracted from
 ; KC_BDIAG for White, added for Black (KNOW negates).
 ;   keeps: B, C, HL   clobbers: A, D, E   cost: 150 T + 64 T a square
+;   CALLED BY: KSQP
+;   CALLS:     -
 KDIAG:  PUSH    HL
         PUSH    BC
         LD      C,0             ; C = squares
@@ -857,6 +887,8 @@ KDIAG:  PUSH    HL
 ; KSIDEP: count the pawn features (file by file) of the side whose tables
 ; start at C (00h White, 40h Black) into the counters KCNT+0..5, its passed
 ; pawns into KPASSR + C/4, K_OUTP.   clobbers: A, B, D, E, HL
+;   CALLED BY: KPAWNS
+;   CALLS:     KAISO, KFRONT, KOUTP, KPHASE
 KSIDEP: LD      A,C             ; no passed pawns seen yet
         RRCA
         RRCA
@@ -974,6 +1006,8 @@ KSIDEP: LD      A,C             ; no passed pawns seen yet
 
 ; KSIDE: count the pieces' features of the side at base C.
 ;   clobbers: A, B, D, E, HL
+;   CALLED BY: KNOW
+;   CALLS:     KBBAD, KCAST, KKING, KKNGT, KQUEEN, KROOK
 KSIDE:  LD      HL,KLIST
 .pl:    LD      A,(HL)
         OR      A
@@ -1016,6 +1050,8 @@ KSIDE:  LD      HL,KLIST
 
 ; KCAST: the castling penalties of the side at base C, while the enemy's
 ; pieces exceed P_KPHASE.   clobbers: A, B, DE, HL
+;   CALLED BY: KSIDE
+;   CALLS:     KPHASE
 KCAST:  CALL    KPHASE
         RET     NC
         LD      A,C
@@ -1053,6 +1089,8 @@ KCAST:  CALL    KPHASE
 
 ; KBBAD: the own pawns on the squares of each bishop's colour, side C.
 ;   clobbers: A, B, E, HL
+;   CALLED BY: KSIDE
+;   CALLS:     -
 KBBAD:  LD      E,0
         LD      A,K_BC0
         CALL    .c
@@ -1080,6 +1118,8 @@ KBBAD:  LD      E,0
         ASSERT  K_BC1-K_PC1 == K_BC0-K_PC0, "KBBAD pairs K_BCn with K_PCn"
 
 ; KSTEPS: A = steps from the centre of file E, own rank B.   clobbers: D, HL
+;   CALLED BY: KKING, KKNGT, KQUEEN
+;   CALLS:     KLOOK
 KSTEPS: LD      HL,KCDST
         LD      A,E
         CALL    KLOOK
@@ -1092,6 +1132,8 @@ KSTEPS: LD      HL,KCDST
 
 ; KQUEEN: the queen on file E, own rank B: steps from the centre, tropism,
 ; and the enemy king's shelter (KQKS).   keeps: C   clobbers: A, B, D, E, HL
+;   CALLED BY: KSIDE
+;   CALLS:     KSTEPS, KTROP
 KQUEEN: LD      HL,KC_QTROP
         CALL    KTROP
         CALL    KSTEPS
@@ -1105,6 +1147,8 @@ KQUEEN: LD      HL,KC_QTROP
 ; of its zone (KZONE) with no pawn of the king's side, KC_QKS += 1.
 ;   keeps: C   clobbers: A, B, D, E, HL   cost: 90 T in the endgame, about
 ;   330 T a zone of four files
+;   CALLED BY: -
+;   CALLS:     KPHASE, KZONE
 KQKS:   LD      A,C
         XOR     40h
         LD      C,A             ; C = the king's side
@@ -1138,6 +1182,8 @@ KQKS:   LD      A,C
 
 ; KZONE: the zone of a king on file E (8..1 = a..h): from the edge to one
 ; file past the king.   out: E = its first file, D = its last   clobbers: A
+;   CALLED BY: KKING, KQKS
+;   CALLS:     -
 KZONE:  LD      A,E
         CP      5
         JR      NC,.q
@@ -1158,6 +1204,8 @@ KZONE:  LD      A,E
 ; the same weights and eval lines).   in: A = B - 3, HL = its K_HI entry
 ;   keeps: B, C, D, E   clobbers: A, HL   cost: 40-150 T (KSIDE calls it
 ;   only for a file's most advanced pawn past its 3rd rank)
+;   CALLED BY: KSIDEP
+;   CALLS:     KFRONT
 KAISO:  DEC     L
         CP      (HL)
         RET     C               ; the left neighbour's can come to support
@@ -1177,6 +1225,8 @@ KAISO:  DEC     L
 
 ; KFRONT: carry if an enemy pawn stands in front of own rank B on file E
 ; (the enemy's rearmost + B < 7), for the side at base C.   clobbers: A, HL
+;   CALLED BY: KAISO, KKNGT, KSIDEP
+;   CALLS:     -
 KFRONT: LD      H,KVH
         LD      A,C
         XOR     40h
@@ -1190,6 +1240,8 @@ KFRONT: LD      H,KVH
 
 ; KPHASE: carry if the enemy's pieces exceed P_KPHASE (the middlegame).
 ;   clobbers: A, HL
+;   CALLED BY: KCAST, KKING, KQKS, KQPO, KSIDEP, PHPROBE
+;   CALLS:     -
 KPHASE: LD      A,C
         XOR     40h
         ADD     A,K_MAT
@@ -1200,6 +1252,8 @@ KPHASE: LD      A,C
         RET
 
 ; KROOK: the rook on file E, own rank B.   clobbers: A, D, HL
+;   CALLED BY: KSIDE
+;   CALLS:     KTROP
 KROOK:  LD      HL,KC_RTROP
         CALL    KTROP
         LD      H,KVH           ; behind an own passed pawn?
@@ -1240,6 +1294,8 @@ KROOK:  LD      HL,KC_RTROP
 
 ; KKNGT: the knight on file E, own rank B: its steps from the centre,
 ; tropism, an outpost?   clobbers: A, D, HL
+;   CALLED BY: KSIDE
+;   CALLS:     KFRONT, KSTEPS, KTROP
 KKNGT:  LD      HL,KC_NTROP
         CALL    KTROP
         CALL    KSTEPS
@@ -1269,6 +1325,8 @@ KKNGT:  LD      HL,KC_NTROP
 ; KTROP: tropism: the counter at HL += 8 - d, d = the steps (file + rank)
 ; from the man on file E, own rank B of the side at base C to the enemy
 ; king, when d < 8.   keeps: B, C, E   clobbers: A, D, HL   cost: 130-150 T
+;   CALLED BY: KKNGT, KQUEEN, KROOK
+;   CALLS:     -
 KTROP:  PUSH    HL
         LD      A,C
         XOR     40h
@@ -1299,6 +1357,8 @@ KTROP:  PUSH    HL
         RET
 
 ; KKING: the king on file E, own rank B.   clobbers: A, B, D, E, HL
+;   CALLED BY: KSIDE
+;   CALLS:     KHOLE, KLOOK, KLUFT, KPHASE, KSTEPS, KZONE
 KKING:  CALL    KPHASE
         JR      NC,.end
         CALL    KLUFT
@@ -1350,6 +1410,8 @@ KKING:  CALL    KPHASE
 ; 1), KC_HOLE += 1. A king off its two back ranks has no shelter counted.
 ;   keeps: B, C, E   clobbers: A, D, HL   cost: 30 T off the back ranks,
 ;   about 300 T on them
+;   CALLED BY: KKING
+;   CALLS:     -
 KHOLE:  LD      A,B
         CP      2
         RET     NC
@@ -1407,6 +1469,8 @@ KHOLE:  LD      A,B
 ;   keeps: B, C, E   clobbers: A, D, HL
 ;   cost: 40 T off the back rank; 180-260 T with the squares all own men;
 ;   plus SQATK (about 1,100-1,500 T) for each square free or the enemy's
+;   CALLED BY: KKING
+;   CALLS:     SQATK
 KLUFT:  LD      A,B
         OR      A
         RET     NZ              ; off its back rank
@@ -1456,6 +1520,8 @@ KLUFT:  LD      A,B
 ; reduced, since drawing is probable"); the change goes to BK_OPB.
 ;   in: HL = the sum   out: HL   clobbers: A, BC, DE
 ;   cost: 60-100 T when not such an ending
+;   CALLED BY: KNOW
+;   CALLS:     MULAW
 KOPPB:  LD      DE,0
         LD      (BK_OPB),DE
         LD      A,(KV+K_MAT)    ; a bishop's worth of pieces each, and a
@@ -1503,6 +1569,8 @@ KOPPB:  LD      DE,0
 ; files to the nearest enemy pawn (8 with none within 7), kept in K_OUTP if
 ; the side's largest.   keeps: B, C, E   clobbers: A, D, HL
 ;   cost: about 60 T a file looked at each way
+;   CALLED BY: KSIDEP
+;   CALLS:     -
 KOUTP:  LD      H,KVH
         LD      D,0             ; D = the distance
 .d:     INC     D
@@ -1538,6 +1606,8 @@ KOUTP:  LD      H,KVH
         RET
 
 ; KLOOK: A = the byte at HL + A.   clobbers: HL
+;   CALLED BY: KKING, KSTEPS
+;   CALLS:     -
 KLOOK:  ADD     A,L
         LD      L,A
         JR      NC,.n
@@ -1547,6 +1617,8 @@ KLOOK:  ADD     A,L
 
 ; KCTR: A = how many of the squares HL, HL+1 hold the pawn D (unmoved).
 ;   clobbers: E, HL
+;   CALLED BY: KPAWNS
+;   CALLS:     -
 KCTR:   LD      E,0
         LD      A,(HL)
         AND     87h
@@ -1563,6 +1635,8 @@ KCTR:   LD      E,0
         RET
 
 ; KCADD: two centre pawns unmoved (A = 2): KC_CTR2 += B; one: KC_CTR1 += B.
+;   CALLED BY: KPAWNS
+;   CALLS:     -
 KCADD:  LD      HL,KC_CTR2
         CP      2
         JR      Z,.a

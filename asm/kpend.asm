@@ -10,6 +10,8 @@
 ; positions never get here, and an earlier one's word must not stay in
 ; `eval`'s breakdown).   in: KPTOT = POINTS' total
 ;   needs: KNOW's tables (K_MAT)   clobbers: all but IX
+;   CALLED BY: POINTS
+;   CALLS:     EGEVAL, FRDRAW, NEGHL, RACE, RPDRAW, WBDRAW
 KPEND:  LD      A,(KV+K_MAT)    ; pieces left (N B R Q) on either side?
         LD      HL,KV+40h+K_MAT
         OR      (HL)
@@ -85,6 +87,8 @@ KPEND:  LD      A,(KV+K_MAT)    ; pieces left (N B R Q) on either side?
 ; EITHER: carry if the test at HL does for X = White or for X = Black: it
 ; runs after RBUILD (X's colour bit C) when Y has no pawns, and returns
 ; carry for "drawn".   clobbers: all but IX
+;   CALLED BY: FRDRAW, RPDRAW
+;   CALLS:     RBUILD
 EITHER: LD      C,0
         PUSH    HL
         CALL    .one
@@ -105,6 +109,8 @@ EITHER: LD      C,0
 ; other king stands (the model is race.rs's front_draw, held to the KPK
 ; table on every position).   clobbers: all but IX
 ;   cost: about 2 x RBUILD
+;   CALLED BY: KPEND
+;   CALLS:     EITHER
 FRDRAW: LD      HL,.side
         JR      EITHER
 .side:  LD      A,(RNXP)
@@ -136,6 +142,8 @@ FRDRAW: LD      HL,.side
 ; that square ("the wrong bishop"): Cray Blitz's K+RP+wrong bishop v K
 ; draw (#11; the model is race.rs's wrong_bishop_draw, held to the KBPK
 ; table).   needs: KNOW's tables   clobbers: all but IX
+;   CALLED BY: KPEND
+;   CALLS:     RBUILD, RPSIDE
 WBDRAW: LD      HL,KV+40h+K_MAT ; X: the side with one bishop, Y: the bare
         LD      C,0             ; king
         LD      A,(HL)
@@ -188,11 +196,15 @@ WBDRAW: LD      HL,KV+40h+K_MAT ; X: the side with one bishop, Y: the bare
 ; advanced of them: Cray Blitz's "K+RP vs K" draw (#11; the model is
 ; race.rs's rook_pawn_draw, held to the KPK table on every position).
 ;   clobbers: all but IX
+;   CALLED BY: KPEND
+;   CALLS:     EITHER
 RPDRAW: LD      HL,RPSIDE
         JP      EITHER
 ; RPSIDE: X's pawns all on one rook file (E = the file, X-relative), Y's
 ; king by their queening square beyond them: carry.   (after RBUILD)
 ;   clobbers: A, B, D, E, HL
+;   CALLED BY: WBDRAW
+;   CALLS:     -
 RPSIDE: LD      A,(RNXP)
         OR      A
         RET     Z
@@ -292,6 +304,9 @@ RYP     EQU     RV+60h          ; 16 Y's pawns' squares
         ASSERT  RNYP - RNXP == 1, "RBUILD: RNYP follows RNXP"
         ASSERT  RXP == RV + (RNXP - RV - 3Fh) * 10h, "RBUILD forms a list's address from its count's"
 
+; RACE: the pawn races and K+P(s) against K (the rules above the variables).
+;   CALLED BY: KPEND
+;   CALLS:     NEGHL, RSIDE
 RACE:   LD      C,0
         CALL    RSIDE           ; White wins for certain?
         SBC     A,A
@@ -310,6 +325,8 @@ RACE:   LD      C,0
         JP      NEGHL
 
 ; RSIDE: carry if X (colour bit C) wins for certain.   clobbers: all but IX
+;   CALLED BY: RACE
+;   CALLS:     RBUILD, RCHK, RFD, RKMOV, RPAWN
 RSIDE:  CALL    RBUILD
         LD      A,(RXTM)
         OR      A
@@ -382,6 +399,8 @@ RSIDE:  CALL    RBUILD
         RET
 
 ; RPAWN: carry if the X pawn on A wins by one of the rules.   clobbers: all
+;   CALLED BY: RSIDE
+;   CALLS:     RDIST, RKEY, RPASS
 RPAWN:  LD      (RS),A
         LD      E,A
         LD      A,(RXTM)        ; Y to move takes it at once?
@@ -493,6 +512,8 @@ RPAWN:  LD      (RS),A
 ; RKEY: carry if X's king is on the key square E, or is two steps nearer to
 ; it (empty) than Y's king, a step more when Y is to move.   keeps: BC
 ;   clobbers: A, D, HL
+;   CALLED BY: RPAWN
+;   CALLS:     RDIST
 RKEY:   LD      A,(RXK)
         CP      E
         SCF
@@ -522,6 +543,8 @@ RKEY:   LD      A,(RXK)
 
 ; RPASS: carry unless the X pawn (RS, file RF) is passed with its path empty.
 ;   clobbers: A, HL
+;   CALLED BY: RPAWN
+;   CALLS:     -
 RPASS:  LD      A,(RS)
         LD      L,A
         LD      H,RVH
@@ -556,6 +579,8 @@ RPASS:  LD      A,(RS)
 
 ; RKMOV: carry if Y's king has a square: empty, not next to X's king, not
 ; guarded by an X pawn.   clobbers: A, BC, DE, HL
+;   CALLED BY: RSIDE
+;   CALLS:     RDIST
 RKMOV:  LD      A,(RYK)
         LD      D,A
         LD      HL,RKDIR
@@ -625,6 +650,8 @@ RKMOV:  LD      A,(RYK)
 RKDIR:  DB      -1,-1, 0,-1, 1,-1, -1,0, 1,0, -1,1, 0,1, 1,1
 
 ; RCHK: carry if a Y pawn gives check to X's king.   clobbers: A, C, HL
+;   CALLED BY: RSIDE
+;   CALLS:     -
 RCHK:   LD      A,(RXK)
         CP      56
         JR      NC,.no
@@ -657,6 +684,8 @@ RCHK:   LD      A,(RXK)
 
 ; RBUILD: REL, the kings and the pawn lists from X's side (colour bit C).
 ;   clobbers: A, B, DE, HL
+;   CALLED BY: EITHER, RSIDE, WBDRAW
+;   CALLS:     -
 RBUILD: LD      A,C
         OR      A
         JR      Z,.m
@@ -729,11 +758,16 @@ RBUILD: LD      A,C
 
 ; RFD: A = |file(D) - file(E)|; RDIST: A = king steps from D to E (squares
 ; 0..63).   clobbers: A (RDIST keeps BC)
+;   CALLED BY: RDIST, RSIDE
+;   CALLS:     -
 RFD:    LD      A,D
         AND     7
         LD      (RTMP),A
         LD      A,E
         AND     7
+; RABS: A = |A - (RTMP)|, the tail of RFD and RDIST.   clobbers: A
+;   CALLED BY: RDIST
+;   CALLS:     -
 RABS:   PUSH    HL              ; A = |A - (RTMP)|
         LD      HL,RTMP
         SUB     (HL)
@@ -741,6 +775,9 @@ RABS:   PUSH    HL              ; A = |A - (RTMP)|
         RET     NC
         NEG
         RET
+; RDIST: king steps from D to E (RFD / RDIST above).
+;   CALLED BY: RKEY, RKMOV, RPAWN
+;   CALLS:     RABS, RFD
 RDIST:  PUSH    BC
         CALL    RFD
         LD      B,A

@@ -93,6 +93,8 @@ LUSTHT: DW      LTKRKTH,LTKBBKTH,LTKBNKTH
 LUSNE   EQU     3
 
 ; LUSCLR: the cache emptied (at reset).   clobbers: A, B, DE, HL
+;   CALLED BY: START
+;   CALLS:     -
 LUSCLR: LD      HL,LUSHC
         LD      DE,16
         LD      B,64
@@ -113,6 +115,8 @@ LUSCLR: LD      HL,LUSHC
 ;   out: carry = scored   clobbers: A, BC, DE, HL (IX and IY kept)
 ;   cost when silent: 50 T (P_LUS = 0), about 40 T a square up to the first
 ;   pawn or queen or the fifth man (150-300 T in most positions)
+;   CALLED BY: POINTS
+;   CALLS:     LUSEV, LUSMAT, NEGHL
 LUSPRE: LD      A,(P_LUS)
         OR      A
         RET     Z               ; (no carry)
@@ -185,6 +189,8 @@ LUSPRE: LD      A,(P_LUS)
 ; LUSMAT: MTRLW = LUSMEN's material (P_KNIGHT .. P_ROOK, White's view); KV's
 ; K_MAT 1 for the strong side, 0 for the weak, K_NP 0 for both.
 ;   clobbers: A, B, DE, HL, IY
+;   CALLED BY: LUSPRE
+;   CALLS:     -
 LUSMAT: LD      HL,0
         LD      IY,LUSMEN
         LD      A,(LUSN)
@@ -233,6 +239,8 @@ LUSMAT: LD      HL,0
 ;   out: carry = the ending is the module's; then HL = the engine score
 ;        (the side to move's view) and LUSE = E (units)
 ;   clobbers: all, IX and IY too; keeps the page selected
+;   CALLED BY: LUSPRE
+;   CALLS:     LUSCAN, LUSDIRF, LUSMAP, LUSVAL, LUSVEC
 LUSEV:  IN      A,(PPAGE)
         LD      (LUSPGS),A
         LD      A,(COLOR)
@@ -274,6 +282,8 @@ LUSEV:  IN      A,(PPAGE)
 
 ; LUSMAP: HL = the engine score of E = (LUSE), ending LUSIDX (see the top).
 ;   clobbers: A, B, DE
+;   CALLED BY: LUSEV
+;   CALLS:     CLAMPW
 LUSMAP: LD      HL,(LUSE)
         LD      DE,LUSLIM
         CALL    CLAMPW
@@ -318,6 +328,8 @@ LUSMAP: LD      HL,(LUSE)
 ; LUSCAN: the men of the board into LUSMEN (see the top).
 ;   out: carry = the material may be the module's; LUSN, LUSSTR, LUSMEN
 ;   clobbers: A, BC, DE, HL, IY   cost: about 3,500 T
+;   CALLED BY: LUSEV
+;   CALLS:     LAPP, LKING
 LUSCAN: XOR     A
         LD      (LUSN),A
         LD      DE,LUSTMP
@@ -438,6 +450,8 @@ LUSCAN: XOR     A
 
 ; LKING: append the king of colour C as side D.   out: carry = found
 ;   clobbers: A, B, E, HL, IY
+;   CALLED BY: LUSCAN
+;   CALLS:     LAPP
 LKING:  LD      HL,LUSTMP
         LD      A,(LUSN)
         LD      B,A
@@ -462,6 +476,8 @@ LKING:  LD      HL,LUSTMP
 
 ; LAPP: LUSTMP's entry at HL appended to LUSMEN as side A.
 ;   clobbers: A, IY (the entry must not cross a page: LUSTMP does not)
+;   CALLED BY: LKING, LUSCAN
+;   CALLS:     -
 LAPP:   PUSH    HL
         PUSH    DE
         LD      IY,(LUSPTR)
@@ -490,6 +506,8 @@ LAPP:   PUSH    HL
 ; LUSDIRF: LUSMEN's ending in LUSDIR (sides and roles equal, in order).
 ;   out: carry = found; LUSIDX; each man's M_PG, M_TAB, M_BASE; LUSDIR's
 ;   page selected   clobbers: A, BC, DE, HL, IX
+;   CALLED BY: LUSEV
+;   CALLS:     -
 LUSDIRF:
         LD      A,PAGEOF(LUSDIR)
         OUT     (PPAGE),A
@@ -588,6 +606,8 @@ LUSDIRF:
 ; address pick (XORed, 6 bits); a new value replaces the entry's old one.
 ;   clobbers: A, BC, DE, IY; selects the man's page on a walk
 ;   cost: about 400 T found, 500 T + the walk otherwise
+;   CALLED BY: LUSEV
+;   CALLS:     INC32, LWALK
 LUSVAL: LD      A,(IX+M_VEC)    ; the entry
         XOR     (IX+M_VEC+1)
         XOR     (IX+M_VEC+2)
@@ -667,6 +687,8 @@ LUSVAL: LD      A,(IX+M_VEC)    ; the entry
 ; is set, else 0; LUSVB[80h+b] = that + 1; LUSVB[0FFh] = 2 (the end).
 ;   clobbers: A, BC, DE, IX   cost: about 75 T an inactive record, 90 T an
 ;   active one
+;   CALLED BY: LUSVAL
+;   CALLS:     -
 LWALK:  PUSH    DE
         POP     IX
         LD      D,HIGH(LUSVB)
@@ -705,6 +727,8 @@ LWALK:  PUSH    DE
 
 ; LUSVEC: man IX's feature vector into LUSVB (a byte a bit) and M_VEC.
 ;   clobbers: A, BC, DE, HL, IY
+;   CALLED BY: LUSEV
+;   CALLS:     ATK, FBISH, FKING, FKNIG, FROOK, SETB
 LUSVEC: LD      HL,LUSVB
         LD      B,32
         LD      A,1
@@ -787,6 +811,8 @@ LUSVEC: LD      HL,LUSVB
         RET
 
 ; SETB: bit A of LUSVB set (and its twin at 80h+A).   clobbers: nothing else
+;   CALLED BY: FBISH, FKING, FKNIG, FROOK, LUSVEC, THERGE, THERLE
+;   CALLS:     -
 SETB:   PUSH    HL
         LD      L,A
         LD      H,HIGH(LUSVB)
@@ -798,6 +824,8 @@ SETB:   PUSH    HL
 
 ; THERGE: bits C, C+1, ... set while A >= the next of the ascending
 ; thresholds at HL (0 ends them).   clobbers: A, C, E, HL
+;   CALLED BY: FBISH, FKING, FKNIG, FROOK
+;   CALLS:     SETB
 THERGE: LD      E,A
 .l:     LD      A,(HL)
         OR      A
@@ -813,6 +841,8 @@ THERGE: LD      E,A
 
 ; THERLE: bits C, C+1, ... set while A <= the next of the descending
 ; thresholds at HL (0 ends them).   clobbers: A, C, E, HL
+;   CALLED BY: FBISH, FKING, FROOK
+;   CALLS:     SETB
 THERLE: LD      E,A
 .l:     LD      A,(HL)
         OR      A
@@ -843,6 +873,8 @@ NDIRS:  DB      8,12,19,21,-8,-12,-19,-21
 
 ; ATK: does man IY attack square D (file B, rank C), through the men on the
 ; board?   out: carry = yes   clobbers: A, E, HL (keeps B, C, D)
+;   CALLED BY: HITBY, LUSVEC, ZHITS
+;   CALLS:     -
 ATK:    LD      A,D
         SUB     (IY+M_SQ)
         RET     Z               ; its own square (no carry)
@@ -939,6 +971,8 @@ ATK:    LD      A,D
 
 ; HITBY: does an enemy of man IX, not standing on D, attack D (file B,
 ; rank C)?   out: carry = yes   clobbers: A, E, HL, IY
+;   CALLED BY: FKING
+;   CALLS:     ATK
 HITBY:  LD      IY,LUSMEN
         LD      A,(LUSN)
         LD      (LUSJ),A
@@ -961,9 +995,14 @@ HITBY:  LD      IY,LUSMEN
         RET
 
 ; EKING, OKING: IY = man IX's enemy king, own king.   clobbers: A
+;   CALLED BY: FBISH, FKING, FKNIG, FROOK, ZHITS
+;   CALLS:     -
 EKING:  LD      A,(IX+M_SIDE)
         XOR     1
         JR      KINGI
+; OKING: IY = man IX's own king (EKING, OKING above).
+;   CALLED BY: FBISH, FKNIG, FROOK
+;   CALLS:     -
 OKING:  LD      A,(IX+M_SIDE)
 KINGI:  LD      IY,LUSMEN
         OR      A
@@ -973,6 +1012,8 @@ KINGI:  LD      IY,LUSMEN
 
 ; CHEB: A = the king-move distance of men IX and IY, E = |files|,
 ; D = |ranks|.
+;   CALLED BY: FBISH, FKING, FKNIG, FROOK
+;   CALLS:     -
 CHEB:   LD      A,(IX+M_F)
         SUB     (IY+M_F)
         JR      NC,.n1
@@ -989,6 +1030,8 @@ CHEB:   LD      A,(IX+M_F)
         RET
 
 ; MIN7: A = min(A, 7 - A), the steps to the nearer edge.   clobbers: E
+;   CALLED BY: EDGED
+;   CALLS:     -
 MIN7:   LD      E,A
         LD      A,7
         SUB     E
@@ -999,6 +1042,8 @@ MIN7:   LD      E,A
 
 ; EDGED: man IX: A = steps to the nearest edge, D = Manhattan steps to the
 ; nearest corner.   clobbers: E
+;   CALLED BY: FBISH, FKING, FKNIG, FROOK
+;   CALLS:     MIN7
 EDGED:  LD      A,(IX+M_F)
         CALL    MIN7
         LD      D,A
@@ -1017,6 +1062,8 @@ EDGED:  LD      A,(IX+M_F)
 
 ; LIGHT: carry = men IX and IY stand on squares of different colours.
 ;   clobbers: A, E
+;   CALLED BY: FBISH, FKNIG
+;   CALLS:     -
 LIGHT:  LD      A,(IY+M_F)
         ADD     A,(IY+M_R)
         LD      E,A
@@ -1027,6 +1074,8 @@ LIGHT:  LD      A,(IY+M_F)
         RET
 
 ; CLS: A = 0, 1, 2 as A is below, at, above H.
+;   CALLED BY: CLS2
+;   CALLS:     -
 CLS:    CP      H
         LD      A,0
         RET     C
@@ -1037,18 +1086,26 @@ CLS:    CP      H
 
 ; BETW: carry = A lies strictly between D and E.   SAME: carry = D and E
 ; lie on the same side of A (or both at it).   clobbers: A, H, L
+;   CALLED BY: FROOK
+;   CALLS:     CLS2
 BETW:   CALL    CLS2
         CP      2
         SCF
         RET     Z
         OR      A
         RET
+; SAME: the squares' test of BETW / SAME above.
+;   CALLED BY: FROOK
+;   CALLS:     CLS2
 SAME:   CALL    CLS2
         OR      A
         SCF
         RET     Z
         CCF
         RET
+; CLS2: A = the classes of squares D and E combined, for BETW and SAME.
+;   CALLED BY: BETW, SAME
+;   CALLS:     CLS
 CLS2:   LD      H,A             ; A = class(D) XOR class(E)
         LD      A,D
         CALL    CLS
@@ -1060,6 +1117,8 @@ CLS2:   LD      H,A             ; A = class(D) XOR class(E)
 
 ; SIDE: the box's side along one line: A = the rook's coordinate r, E =
 ; the enemy king's: r if e < r, 7 - r if e > r, 8 if equal.
+;   CALLED BY: FROOK
+;   CALLS:     -
 SIDE:   CP      E
         JR      Z,.n8
         RET     NC
@@ -1071,6 +1130,8 @@ SIDE:   CP      E
         RET
 
 ; ABSA: A = |A| (signed).
+;   CALLED BY: FROOK
+;   CALLS:     -
 ABSA:   OR      A
         RET     P
         NEG
@@ -1078,6 +1139,9 @@ ABSA:   OR      A
 
 ; FKING: bits 17-31 of king IX (corner, enemy king, opposition, edge,
 ; flight squares).   clobbers: A, BC, DE, HL, IY
+;   CALLED BY: LUSVEC
+;   CALLS:     CHEB, EDGED, EKING, HITBY, KZONE0, KZONE1, NEIGH, SETB, THERGE,
+;              THERLE
 FKING:  CALL    EDGED
         PUSH    AF
         OR      A
@@ -1144,6 +1208,8 @@ FKING:  CALL    EDGED
 
 ; ZHITS: A = the squares next to man IX's enemy king that IX attacks (that
 ; king off the board).   clobbers: A, BC, DE, HL, IY
+;   CALLED BY: FBISH, FKNIG
+;   CALLS:     ATK, EKING, KZONE0, KZONE1, NEIGH
 ZHITS:  CALL    EKING
         LD      A,(IY+M_SQ)
         LD      (LKSQ),A
@@ -1177,12 +1243,17 @@ ZHITS:  CALL    EKING
 ; HL = KDIRS.   KZONE1: a step done: NZ while steps are left, and at the
 ; end (Z) the king back on its square (LUSKB).   clobbers: A (KZONE1: HL at
 ; the end)
+;   CALLED BY: FKING, ZHITS
+;   CALLS:     -
 KZONE0: XOR     A
         LD      (LUSFL),A
         LD      A,8
         LD      (LUSCNT),A
         LD      HL,KDIRS
         RET
+; KZONE1: the walk's next step (KZONE0 above).
+;   CALLED BY: FKING, ZHITS
+;   CALLS:     -
 KZONE1: LD      A,(LUSCNT)
         DEC     A
         LD      (LUSCNT),A
@@ -1198,6 +1269,8 @@ KZONE1: LD      A,(LUSCNT)
 ; NEIGH: the square one king step (HL: KDIRS' entry, then past it) from
 ; the king at LKSQ: D = its index, B = file, C = rank, A = its board byte.
 ;   clobbers: nothing else
+;   CALLED BY: FKING, ZHITS
+;   CALLS:     -
 NEIGH:  LD      A,(LKSQ)
         ADD     A,(HL)
         LD      D,A
@@ -1219,6 +1292,9 @@ NEIGH:  LD      A,(LKSQ)
 
 ; FROOK: bits 17-31 of rook IX (its lines and the enemy king, the box, the
 ; distances, the edge, the own king in the box).   clobbers: A, BC, DE, HL, IY
+;   CALLED BY: LUSVEC
+;   CALLS:     ABSA, BETW, CHEB, EDGED, EKING, OKING, SAME, SETB, SIDE,
+;              THERGE, THERLE
 FROOK:  CALL    EKING
         LD      A,(IY+M_F)
         LD      (LEF),A
@@ -1317,6 +1393,8 @@ FROOK:  CALL    EKING
         JP      SETB
 
 ; FBISH: bits 17-31 of bishop IX.   clobbers: A, BC, DE, HL, IY
+;   CALLED BY: LUSVEC
+;   CALLS:     CHEB, EDGED, EKING, LIGHT, OKING, SETB, THERGE, THERLE, ZHITS
 FBISH:  CALL    EKING
         CALL    LIGHT           ; bit 17: the enemy king on its colour
         JR      C,.n17
@@ -1410,6 +1488,8 @@ FBISH:  CALL    EKING
         JP      THERLE
 
 ; FKNIG: bits 17-31 of knight IX.   clobbers: A, BC, DE, HL, IY
+;   CALLED BY: LUSVEC
+;   CALLS:     CHEB, EDGED, EKING, LIGHT, OKING, SETB, THERGE, ZHITS
 FKNIG:  CALL    EKING
         CALL    LIGHT           ; bit 27: on the enemy king's colour
         JR      C,.n27

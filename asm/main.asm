@@ -81,6 +81,12 @@ RST38:  RETI                    ; no interrupts are used
 NMI:    RETN
 
         ORG     0080h
+; START: after reset (RESET jumps here): clear the RAM (and the full build's
+; expansion RAM, parameter blocks and tables), set up the initial position,
+; and serve the host in CMDLP for ever.
+;   CALLED BY: -
+;   CALLS:     CLRRAM, CMDLP, GHCLR (full), INITBD, LUSCLR (full),
+;              PRMRST (full), PZINIT (full), TTCLR (full), XRAMCL (full)
 START:  CALL    CLRRAM
         IF      BUILD == B_FULL
         CALL    XRAMCL
@@ -95,6 +101,8 @@ START:  CALL    CLRRAM
 
 ; CLRRAM: zero all RAM below the stack.
 ;   out: -   clobbers: A, BC, DE, HL   cost: 21 T per byte
+;   CALLED BY: START
+;   CALLS:     -
 CLRRAM: LD      HL,RAMBOT
         LD      DE,RAMBOT+1
         LD      BC,STKLIM-RAMBOT-1
@@ -113,6 +121,10 @@ CLRRAM: LD      HL,RAMBOT
         INCLUDE "points.asm"
         INCLUDE "search.asm"
         IF      BUILD == B_FULL
+        INCLUDE "full/search.asm" ; the full build's FNDMOV, SRCH, CSRCH
+        INCLUDE "craft.asm"     ; the transposition table, aspiration
+        INCLUDE "pv.asm"        ; the principal variation
+        INCLUDE "roots.asm"     ; the root moves (searchmoves)
         INCLUDE "params.asm"
         INCLUDE "knowledge.asm"
         INCLUDE "kpend.asm"

@@ -9,6 +9,8 @@
 ;   The piece gets its moved bit; a promotion replaces the pawn; castling also
 ;   moves the rook and sets the king's castled bit; en passant clears the pawn
 ;   passed; POSK/POSQ follow kings and queens (a captured queen's POSQ = 0).
+;   CALLED BY: CMOVE, EVAL, LEGALS, MKMOVE, PERFT
+;   CALLS:     PKMOVE (full)
 MOVE:   INC     HL
         INC     HL
         LD      C,(HL)          ; C = from
@@ -125,6 +127,8 @@ MOVE:   INC     HL
 
 ; UNMOVE: take back the entry at HL (the position must be the one MOVE left).
 ;   in: HL = entry   clobbers: A, BC, DE, HL
+;   CALLED BY: CUNDO, EVAL, LEGALS, PERFT, UNMK
+;   CALLS:     PKMOVE (full)
 UNMOVE: INC     HL
         INC     HL
         LD      C,(HL)          ; C = from

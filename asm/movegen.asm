@@ -36,6 +36,8 @@ KNDIRS: DB      -21,-12,8,19,21,12,-8,-19
 ;   out: HL = first entry, DE = MLNXT = one past the last (HL = DE: none);
 ;        OVFLW <> 0 if MLIST overflowed
 ;   clobbers: all, the alternate set, IY
+;   CALLED BY: LEGALS, PERFT, SRCH
+;   CALLS:     CALCEP, MPIECE
 GENMOV: CALL    CALCEP
         LD      (EPT),A
         LD      HL,(MLNXT)
@@ -72,6 +74,8 @@ GENMOV: CALL    CALCEP
 
 ; MPIECE: the moves of the piece D standing on square C.
 ;   in: C = from, D = piece byte, H = BPAGE   clobbers: A, B, E, L, IY
+;   CALLED BY: GENMOV
+;   CALLS:     ADMOVE, CASTLE, PAWNMV, STEPS
 MPIECE: LD      A,C
         EXX
         LD      C,A             ; C' = from, for ADMOVE
@@ -123,6 +127,8 @@ MPIECE: LD      A,C
 
 ; STEPS: one step in each of B directions at IY (knight, king).
 ;   in: C = from, D = piece, H = BPAGE   clobbers: A, B, L, IY
+;   CALLED BY: MPIECE
+;   CALLS:     ADMOVE
 STEPS:  LD      A,C
         ADD     A,(IY+0)
         LD      L,A
@@ -143,6 +149,8 @@ STEPS:  LD      A,C
 ; PAWNMV: pushes (single, double from an unmoved pawn), captures, en passant
 ; (to EPT), promotions (PADD).
 ;   in: C = from, D = pawn, H = BPAGE   clobbers: A, B, E, L
+;   CALLED BY: MPIECE
+;   CALLS:     ADMOVE, PADD, PCAP
 PAWNMV: LD      E,10
         BIT     7,D
         JR      Z,.w
@@ -174,6 +182,8 @@ PAWNMV: LD      E,10
         ; fall into PCAP
 
 ; PCAP: a pawn capture to square L, or en passant when L = EPT.
+;   CALLED BY: PAWNMV
+;   CALLS:     ADMOVE, PADD
 PCAP:   LD      A,(HL)
         OR      A
         JR      Z,.ep
@@ -199,6 +209,8 @@ PCAP:   LD      A,(HL)
 ; PADD: a pawn move to L with A = captured byte; to the last rank it is four
 ; moves (queen, rook, bishop, knight; only the queen in the 1978 build).
 ;   clobbers: A, B
+;   CALLED BY: PAWNMV, PCAP
+;   CALLS:     ADMOVE
 PADD:   LD      B,A
         LD      A,L
         CP      SQ_A8
@@ -229,6 +241,8 @@ PADD:   LD      B,A
 ; never moved, the king stands on e1/e8, the squares between are empty, and
 ; the king is not in check and crosses no attacked square.
 ;   clobbers: A, B, E, L
+;   CALLED BY: MPIECE
+;   CALLS:     ADMOVE, SQATK
 CASTLE: BIT     3,D
         RET     NZ
         LD      A,D
@@ -295,6 +309,8 @@ CASTLE: BIT     3,D
 ;   in: A, L, D; HL' = write pointer, DE' = previous link cell, C' = from
 ;   out: HL' advanced, DE' = this entry   clobbers: A, A' (main B-L kept)
 ;   cost: 196 T (moved piece), 203 T (unmoved)
+;   CALLED BY: CASTLE, MPIECE, PADD, PAWNMV, PCAP, STEPS
+;   CALLS:     -
 ADMOVE: BIT     3,D
         JR      NZ,.m
         OR      10h
@@ -337,6 +353,8 @@ ADMOVE: BIT     3,D
 ; CALCEP: the en-passant target of the position: the square a pawn passed
 ; over if the last move (LASTMV) was its double step, else 0.
 ;   out: A   clobbers: F, DE, HL
+;   CALLED BY: CBOARD, GENMOV
+;   CALLS:     -
 CALCEP: LD      HL,(LASTMV)
         INC     HL
         INC     HL

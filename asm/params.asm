@@ -325,6 +325,8 @@ DEFD4:  DB      P_QPCP-PRM, -48
 
 ; XRAMCL: zero the expansion RAM's blocks and variables (C000h-C3FFh).
 ;   clobbers: BC, DE, HL
+;   CALLED BY: START
+;   CALLS:     -
 XRAMCL: LD      HL,XRAM
         LD      DE,XRAM+1
         LD      BC,400h-1
@@ -335,6 +337,8 @@ XRAMCL: LD      HL,XRAM
 ; PRMRST: every stored block gets the defaults (at reset, and 'W' FFh): the
 ; ROM's PRMUSED bytes, the rest of each block zero.
 ;   out: page 0 selected   clobbers: A, BC, DE, HL
+;   CALLED BY: CPARW, START
+;   CALLS:     -
 PRMRST: LD      A,PAGEOF(DEFPRM)
         OUT     (PPAGE),A
         LD      HL,PRMBLK
@@ -374,6 +378,8 @@ PRMRST: LD      A,PAGEOF(DEFPRM)
 ; SELPRM: PRM = the stored block the game's opening picks (see above): its
 ; PRMUSED bytes.
 ;   clobbers: A, BC, DE, HL   cost: about 2,900 T + 21 T a byte beyond 80h
+;   CALLED BY: CEVAL, CSRCH
+;   CALLS:     PKSET
 SELPRM: LD      HL,PRMBLK
         LD      A,(GAMSTD)
         OR      A
@@ -410,6 +416,8 @@ SELPRM: LD      HL,PRMBLK
 ; byte of a 256-byte block, n = 0 too).
 ;   out: HL = the block's byte at offset, B = n (n may be 0)
 ;   clobbers: A   error: EBADPRM
+;   CALLED BY: CPARV, CPARW
+;   CALLS:     CMDERR, GETB
 PRMARG: CP      3
         JR      NC,.bad
         ADD     A,PRMBLK >> 8   ; the block's page
@@ -428,6 +436,8 @@ PRMARG: CP      3
 ; 'W' FFh -> 00: every block back to the ROM's defaults.
 ; The arguments are checked before any byte is written; the host sends a
 ; whole parameter file only once it has checked it (never a half block).
+;   CALLED BY: - (CMDLP, through CMDTAB)
+;   CALLS:     GETB, PRMARG, PRMRST, PUTOK, TTCLR
 CPARW:  CALL    GETB
         PUSH    AF
         CALL    TTCLR           ; craft.asm: scores of other parameters go
@@ -447,6 +457,8 @@ CPARW:  CALL    GETB
         JR      .w
 
 ; CPARV: 'V' block offset n -> 00 byte*n: read n bytes of a stored block.
+;   CALLED BY: - (CMDLP, through CMDTAB)
+;   CALLS:     GETB, PRMARG, PUTB, PUTOK
 CPARV:  CALL    GETB
         CALL    PRMARG
         CALL    PUTOK

@@ -58,6 +58,8 @@ PF_AISO EQU     80h             ; P_FLAGS bit 7 (knowledge.asm KAISO)
 
 ; PZINIT: the key pages from ZOBT (expansion ROM page 3). At reset.
 ;   clobbers: A, BC, DE, HL   keeps the page
+;   CALLED BY: START
+;   CALLS:     -
 PZINIT: IN      A,(PPAGE)
         PUSH    AF
         LD      A,PAGEOF(ZOBT)
@@ -94,6 +96,8 @@ PZINIT: IN      A,(PPAGE)
         RET
 
 ; PHCLR: empty the table, zero the counters.   clobbers: A, B, DE, HL
+;   CALLED BY: TTCLR
+;   CALLS:     -
 PHCLR:  LD      HL,PHTAB
         LD      DE,128
         LD      B,PHSLOTS
@@ -110,6 +114,8 @@ PHCLR:  LD      HL,PHTAB
 
 ; PKX: PKEY ^= the key at offset L of the key pages.
 ;   clobbers: A, H   cost: 151 T (with the CALL 168)
+;   CALLED BY: PKMOVE, PKSET
+;   CALLS:     -
 PKX:    LD      H,PZP
         LD      A,(PKEY)
         XOR     (HL)
@@ -129,6 +135,8 @@ PKX:    LD      H,PZP
         RET
 
 ; PKSET: PKEY from the board.   clobbers: A, BC, DE, HL   cost: about 4,500 T
+;   CALLED BY: SELPRM
+;   CALLS:     PKX
 PKSET:  LD      HL,0
         LD      (PKEY),HL
         LD      (PKEY+2),HL
@@ -162,6 +170,8 @@ PKSET:  LD      HL,0
 ;   in: B = flags, C = from, E = to, D as above
 ;   keeps: BC, DE, HL   clobbers: A   cost: about 90 T when no pawn is
 ;   involved, 420 T a pawn's step, 250 T a pawn taken
+;   CALLED BY: MOVE, UNMOVE
+;   CALLS:     PKX
 PKMOVE: BIT     5,B             ; a promotion: a pawn left 'from'
         JR      NZ,.pawn
         LD      A,D
@@ -210,6 +220,8 @@ PKMOVE: BIT     5,B             ; a promotion: a pawn left 'from'
 ; PHPROBE: after KNOW's board scan (K_MAT known): the probe key, the slot;
 ; on a hit the tables, KPASSR, PCNT and KRAMS are copied back.
 ;   out: carry = hit   clobbers: A, BC, DE, HL
+;   CALLED BY: KNOW
+;   CALLS:     INC32, KPHASE
 PHPROBE:
         LD      HL,PHPRB
         CALL    INC32
@@ -274,6 +286,8 @@ PHPROBE:
 
 ; PHSTORE: the pawn work just done into the slot PHPROBE chose.
 ;   clobbers: A, BC, DE, HL
+;   CALLED BY: KNOW
+;   CALLS:     -
 PHSTORE:
         LD      HL,(PHPTR)
         LD      (HL),1

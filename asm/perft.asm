@@ -7,6 +7,8 @@ PMAXD   EQU     12              ; deepest perft the firmware accepts
 ; LEGALS: generate the position's moves and mark each: score byte 1 = legal,
 ; 0 = leaves the mover's king in check. NLEGAL = the number of legal moves.
 ;   out: HL = first entry, DE = one past the last   clobbers: all
+;   CALLED BY: CLIST, CMOVE, CROOT (full), CSRCH, CSTAT, RSBOOK (full)
+;   CALLS:     GENMOV, INCHK, MOVE, UNMOVE
 LEGALS: CALL    GENMOV
         XOR     A
         LD      (NLEGAL),A
@@ -45,6 +47,10 @@ LEGALS: CALL    GENMOV
 
 ; PROMOT: the promotion piece of the entry at HL (0 = not a promotion).
 ;   out: A   clobbers: F
+;   CALLED BY: BRFRONT (full), BRNOTE (full), CLIST, CMOVE, KEEPBM,
+;              PVNOTE (full), PVSET (full), RSFIND (full), TMFRONT (full),
+;              TTPRB (full), TTSTO (full)
+;   CALLS:     -
 PROMOT: PUSH    HL
         INC     HL
         INC     HL
@@ -64,6 +70,8 @@ PROMOT: PUSH    HL
         RET
 
 ; CLIST: 'L' -> 00 n (from to promo)*n
+;   CALLED BY: - (CMDLP, through CMDTAB)
+;   CALLS:     LEGALS, OVFCHK, PROMOT, PUTB, PUTOK
 CLIST:  CALL    LEGALS
         PUSH    DE
         PUSH    HL
@@ -102,6 +110,8 @@ CLIST:  CALL    LEGALS
         JR      .next
 
 ; OVFCHK: fail the command if a move list overflowed.
+;   CALLED BY: CLIST, CMOVE, CPERFT, CROOT (full), CSTAT
+;   CALLS:     CMDERR
 OVFCHK: LD      A,(OVFLW)
         OR      A
         RET     Z
@@ -109,6 +119,8 @@ OVFCHK: LD      A,(OVFLW)
         JP      CMDERR
 
 ; CSTAT: 'K' -> 00 incheck nlegal
+;   CALLED BY: - (CMDLP, through CMDTAB)
+;   CALLS:     INCHK, LEGALS, OVFCHK, PUTB, PUTOK
 CSTAT:  CALL    LEGALS
         CALL    OVFCHK
         CALL    PUTOK
@@ -119,6 +131,9 @@ CSTAT:  CALL    LEGALS
         JP      PUTB
 
 ; CMOVE: 'M' from to promo -> 00; the move is kept in HIST for 'U'.
+;   CALLED BY: - (CMDLP, through CMDTAB)
+;   CALLS:     CMDERR, FLIP, GETB, GHMOVE (full), GHPUSH (full), LEGALS, MOVE,
+;              OVFCHK, PROMOT, PUTOK, RSCLR (full)
 CMOVE:  CALL    GETB
         LD      (ARG),A
         CALL    GETB
@@ -194,6 +209,8 @@ CMOVE:  CALL    GETB
         JP      PUTOK
 
 ; FLIP: the other side is to move.   out: A = COLOR, Z = White   clobbers: HL
+;   CALLED BY: CEVAL, CMOVE, CUNDO, PERFT, SRCH
+;   CALLS:     -
 FLIP:   LD      HL,COLOR
         LD      A,(HL)
         XOR     BLACK
@@ -201,6 +218,8 @@ FLIP:   LD      HL,COLOR
         RET
 
 ; CUNDO: 'U' -> 00: take back the last move of HIST.
+;   CALLED BY: - (CMDLP, through CMDTAB)
+;   CALLS:     CMDERR, FLIP, GHPOP (full), PUTOK, RSCLR (full), UNMOVE
 CUNDO:  LD      HL,(HISTP)
         LD      DE,HIST
         OR      A
@@ -235,6 +254,8 @@ CUNDO:  LD      HL,(HISTP)
         JP      PUTOK
 
 ; CPERFT: 'P' depth -> 00 count(4, LE)
+;   CALLED BY: - (CMDLP, through CMDTAB)
+;   CALLS:     CMDERR, GETB, OVFCHK, PERFT, PUTB, PUTOK
 CPERFT: CALL    GETB
         CP      PMAXD+1
         LD      B,A
@@ -266,6 +287,8 @@ CPERFT: CALL    GETB
 ;   overflows MLIST or the stack reaches STKLIM, OVFLW is set and every level
 ;   stops and unwinds, taking back each move it made: the command fails and
 ;   the position is intact.
+;   CALLED BY: CPERFT
+;   CALLS:     FLIP, GENMOV, INCHK, MOVE, UNMOVE
 PERFT:  LD      HL,-STKLIM
         ADD     HL,SP
         JR      C,.room

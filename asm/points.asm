@@ -25,7 +25,8 @@
 ;   both: Bc = board control change clamped to +-6; S is White's view;
 ;   VALM = 80h - S after a White move, 80h + S after a Black one: a higher
 ;   VALM is better for the side now to move. 0 is reserved for "illegal".
-;   full: the article's rules in signed words, 256 = a pawn, every weight
+;   full:           the article's pass over the pieces, then (full/points.asm)
+;   its rules in signed words, 256 = a pawn, every weight
 ;   from the parameter block (params.asm): M = sum of P_PAWN..P_QUEEN
 ;   (change from the root, clamped to +-P_MCLAMP); lost = PTSL * P_XLOST;
 ;   won = PTSW2 * P_XWON; (M + won - lost) clamped to +-P_SCLAMP; Bc =
@@ -40,6 +41,11 @@
 
 ; POINTS: out: A = VALM, also stored in the score byte of LASTMV's entry.
 ;   clobbers: all but IX
+;   CALLED BY: CEVAL, EVAL, FNDMOV, SRCH
+;   CALLS:     ATTACK, BATTLE, BCNOW (full), CLAMP (article), CLAMPW (full),
+;              DEVEL, DSHIFT (full), INC32, KNOW (full), KPEND (full),
+;              LIMIT (article+1978), LUSPRE (full), MULAW (full),
+;              NEGHL (full), PATK (article+full), SEXT (article)
 POINTS: LD      HL,NEVAL
         CALL    INC32
         XOR     A
@@ -157,104 +163,9 @@ POINTS: LD      HL,NEVAL
         LD      (PTSW2),A
 .f1:
         IF      BUILD == B_FULL
-        LD      HL,(MTRLW)      ; M = material change, clamped
-        LD      DE,(MV0W)
-        OR      A
-        SBC     HL,DE
-        LD      (BK_MAT),HL
-        PUSH    HL
-        LD      DE,(P_MCLAMP)
-        CALL    CLAMPW
-        POP     DE
-        PUSH    HL
-        OR      A
-        SBC     HL,DE
-        LD      (BK_MCL),HL
-        LD      A,(PTSL)        ; lost, against the mover
-        LD      DE,(P_XLOST)
-        CALL    MULAW
-        LD      A,(COLOR)
-        OR      A
-        CALL    Z,NEGHL         ; (White's view)
-        LD      (BK_LOST),HL
-        POP     DE
-        ADD     HL,DE
-        PUSH    HL
-        LD      HL,0            ; won, for the mover, if two are threatened
-        LD      A,(PTSW1)
-        OR      A
-        JR      Z,.x1
-        LD      A,(PTSW2)
-        LD      DE,(P_XWON)
-        CALL    MULAW
-        LD      A,(COLOR)
-        OR      A
-        CALL    NZ,NEGHL
-.x1:    LD      (BK_WON),HL
-        POP     DE
-        ADD     HL,DE
-        PUSH    HL              ; clamped to +-P_SCLAMP
-        LD      DE,(P_SCLAMP)
-        CALL    CLAMPW
-        POP     DE
-        PUSH    HL
-        OR      A
-        SBC     HL,DE
-        LD      (BK_SCL),HL
-        LD      HL,(BC0W)       ; board control and development change
-        CALL    NEGHL
-        LD      (BK_BC0),HL
-        EX      DE,HL
-        CALL    BCNOW
-        ADD     HL,DE
-        PUSH    HL
-        LD      A,(PTSCK)       ; none if the piece just moved hangs
-        OR      A
-        JR      Z,.x2
-        LD      HL,0
-        JR      .x3
-.x2:    LD      DE,(P_BCCLMP)
-        CALL    CLAMPW
-.x3:    POP     DE
-        PUSH    HL
-        OR      A
-        SBC     HL,DE
-        LD      (BK_BCL),HL
-        POP     HL
-        POP     DE
-        ADD     HL,DE           ; S, White's view
-        PUSH    HL              ; + the knowledge terms (knowledge.asm)
-        CALL    KNOW
-        POP     DE
-        ADD     HL,DE
-        LD      (KPTOT),HL      ; + pawn endings' terms (kpend.asm)
-        PUSH    HL
-        CALL    KPEND
-        POP     DE
-        ADD     HL,DE
-.lus:   LD      (BK_TOT),HL
-        CALL    DSHIFT          ; the draw window (draw.asm)
-        LD      A,(COLOR)
-        OR      A
-        CALL    Z,NEGHL         ; the side now to move's view
-        LD      (VALMW),HL
-        PUSH    HL              ; the sort key: VALMW/32 + 80h, 1..255
-        LD      B,5
-.sh:    SRA     H
-        RR      L
-        DJNZ    .sh
-        LD      DE,127
-        CALL    CLAMPW
-        LD      A,L
-        ADD     A,80h
-        LD      (VALM),A
-        LD      HL,(LASTMV)
-        LD      DE,5
-        ADD     HL,DE
-        LD      (HL),A
-        POP     HL
-        RET
-        ELSEIF  BUILD == B_1978
+        INCLUDE "full/points.asm" ; POINTS goes on there: the full build's scoring
+        ELSE
+        IF      BUILD == B_1978
         LD      A,(PTSL)        ; lost = PTSL - 1
         OR      A
         JR      Z,.f2
@@ -284,7 +195,7 @@ POINTS: LD      HL,NEVAL
         ADD     A,A
         ADD     A,A             ; 4M
         LD      D,A
-        ELSE
+        ELSE      ; the article build
         LD      A,(MTRL)        ; M = material change, clamped to +-15 pawns
         LD      HL,MV0
         SUB     (HL)
@@ -346,12 +257,15 @@ POINTS: LD      HL,NEVAL
         ADD     HL,DE
         LD      (HL),A
         RET
+        ENDIF      ; BUILD == B_FULL
 
 ; BATTLE: the battle on square C, whose attackers are in ATKLST: XCHNG for
 ; the piece A there, the loss kept as the mover's (PTSL, PTSCK) or the side to
 ; move's (PTSW1, PTSW2); in the 1978 build also its material (MTRL), which
 ; counts half a pawn less when it is threatened.
 ;   in: A = the piece, C = its square   keeps: C   clobbers: all but IX, C
+;   CALLED BY: POINTS
+;   CALLS:     BKADD (full), INC32, XCHNG
 BATTLE: LD      D,A             ; D = the piece
         PUSH    BC
         PUSH    DE
@@ -447,6 +361,8 @@ ATKMAP  EQU     BOARD+80h
 ; decides for ATTACK). Board control counts every square, ATKMAP only the
 ; occupied ones (the second pass looks only at pieces).
 ;   in: C = square, D = piece   keeps: C, D   clobbers: A, B, E, HL, IY
+;   CALLED BY: POINTS
+;   CALLS:     NEGHL (full), PCAP2, PINDIR, PMARK, SLIDES
 PATK:   LD      E,0             ; E = squares attacked
         LD      B,E             ; B = the pin line (0 = free)
         LD      A,(NPINS)
@@ -732,6 +648,8 @@ PDONE:  LD      A,D             ; MTRL += +-value, BRDC += +-squares
         RET
 
 ; PCAP2: a pawn's capture square C+A, if its pin allows (for PATK).
+;   CALLED BY: PATK
+;   CALLS:     ONLINE, PMARK
 PCAP2:  CALL    ONLINE
         RET     NZ
         ADD     A,C
@@ -752,6 +670,8 @@ PRDIRS: DB      10,ROOK,-10,ROOK,1,ROOK,-1,ROOK,0
 ; SLIDES: the lines of the slider D on square C in the directions at IY.
 ;   in: B = its pin line, E = squares counted so far, H = BPAGE   out: E
 ;   keeps: B, C, D, H   clobbers: A, L, IY   cost: 46 T an empty square
+;   CALLED BY: PATK
+;   CALLS:     ONLINE, PMARK
 SLIDES: LD      A,(IY+0)
         OR      A
         RET     Z
@@ -806,6 +726,8 @@ SLIDES: LD      A,(IY+0)
 
 ; PMARK: the piece on square L is attacked by the side of D: its ATKMAP byte
 ; (H = BPAGE).   keeps: all but F
+;   CALLED BY: PATK, PCAP2, SLIDES
+;   CALLS:     -
 PMARK:  PUSH    AF
         SET     7,L
         LD      A,1
@@ -820,6 +742,8 @@ PMARK:  PUSH    AF
 
 ; PINDIR: B = the pin line of the piece on square C (0 = not pinned).
 ;   clobbers: A, HL
+;   CALLED BY: PATK
+;   CALLS:     -
 PINDIR: PUSH    DE
         LD      A,(NPINS)
         LD      E,A
@@ -841,6 +765,8 @@ PINDIR: PUSH    DE
 
 ; ONLINE: may the piece with pin line B attack in direction A?
 ;   out: Z = yes (not pinned, or along the line either way)   keeps: A, BC
+;   CALLED BY: PCAP2, SLIDES
+;   CALLS:     -
 ONLINE: INC     B
         DEC     B
         RET     Z
@@ -859,6 +785,8 @@ ONLINE: INC     B
 ; DEVEL: add the development term of piece A to BRDC (White's view; the
 ; full build: to DEVW, in words from the parameter block).
 ;   clobbers: A, B, HL
+;   CALLED BY: POINTS
+;   CALLS:     NEGHL (full)
 DEVEL:  LD      B,A
         AND     7
         CP      KNIGHT
@@ -926,6 +854,8 @@ DEVEL:  LD      B,A
         RET
 
 ; LIMIT: clamp the signed byte A to -B..B (B = 1..127).   clobbers: F
+;   CALLED BY: POINTS (article+1978)
+;   CALLS:     -
 LIMIT:  BIT     7,A
         JR      NZ,.neg
         CP      B
@@ -940,6 +870,8 @@ LIMIT:  BIT     7,A
         RET
 
 ; SEXT: HL = A sign-extended.   clobbers: A
+;   CALLED BY: KTERMB (full), POINTS (article)
+;   CALLS:     -
 SEXT:   LD      L,A
         ADD     A,A
         SBC     A,A
@@ -947,6 +879,8 @@ SEXT:   LD      L,A
         RET
 
 ; CLAMP: A = the signed word HL clamped to -120..120.
+;   CALLED BY: POINTS (article)
+;   CALLS:     -
 CLAMP:  BIT     7,H
         JR      NZ,.neg
         LD      A,H
@@ -967,6 +901,9 @@ CLAMP:  BIT     7,H
         RET
 
 ; INC32: add 1 to the 32-bit counter at HL.   clobbers: HL, F
+;   CALLED BY: ASPCHK (full), BATTLE, LUSVAL (full), MKMOVE, PHPROBE (full),
+;              POINTS, TTPRB (full), TTSTO (full)
+;   CALLS:     -
 INC32:  INC     (HL)
         RET     NZ
         INC     HL
@@ -979,102 +916,6 @@ INC32:  INC     (HL)
         INC     (HL)
         RET
 
-        IF      BUILD == B_FULL
-; ---------------------------------------------------------------------------
-; Word arithmetic of the full build's POINTS.
-; ---------------------------------------------------------------------------
-
-; BCNOW: HL = BRDC * P_BCSQ + DEVW, board control and development in White's
-; view; BK_BC and BK_DEV set.   keeps: DE   clobbers: A, B
-BCNOW:  PUSH    DE
-        LD      A,(BRDC)
-        LD      DE,(P_BCSQ)
-        CALL    MULSW
-        LD      (BK_BC),HL
-        LD      DE,(DEVW)
-        LD      (BK_DEV),DE
-        ADD     HL,DE
-        POP     DE
-        RET
-
-; MULAW: HL = A * DE (A unsigned; the word product, modulo 2^16): A's bits
-; from the lowest, DE doubling, until no bit is left (the evaluation's
-; counts are small: 1 costs 47 T, 3 104 T, 15 218 T, 255 460 T; the old
-; fixed eight rounds cost 330 T whatever A).
-;   clobbers: A, DE
-MULAW:  LD      HL,0
-.l:     SRL     A
-        JR      NC,.n
-        ADD     HL,DE           ; (keeps Z: SRL's "no bit left")
-.n:     RET     Z
-        SLA     E
-        RL      D
-        JR      .l
-
-; MULSW: HL = A * DE, A signed.   clobbers: A, DE
-MULSW:  OR      A
-        JP      P,MULAW
-        NEG
-        CALL    MULAW
-        ; fall into NEGHL
-
-; NEGHL: HL = -HL.   clobbers: A
-NEGHL:  XOR     A
-        SUB     L
-        LD      L,A
-        SBC     A,A
-        SUB     H
-        LD      H,A
-        RET
-
-; CLAMPW: HL clamped to -DE..DE (DE >= 0).   clobbers: A
-CLAMPW: BIT     7,H
-        JR      NZ,.neg
-        PUSH    HL
-        OR      A
-        SBC     HL,DE
-        POP     HL
-        RET     C               ; HL < DE
-        LD      H,D
-        LD      L,E
-        RET
-.neg:   PUSH    HL
-        ADD     HL,DE
-        POP     HL
-        RET     C               ; HL >= -DE
-        XOR     A
-        SUB     E
-        LD      L,A
-        SBC     A,A
-        SUB     D
-        LD      H,A
-        RET
-
-; BKADD: list the battle on square C (piece D, residue E) for 'Q'.
-;   keeps: all but A, F
-BKADD:  PUSH    HL
-        LD      HL,BKNBAT
-        LD      A,(HL)
-        CP      32
-        JR      NC,.x
-        INC     (HL)
-        PUSH    DE
-        LD      E,A
-        ADD     A,A
-        ADD     A,E
-        LD      E,A
-        LD      D,0
-        LD      HL,BKBAT
-        ADD     HL,DE
-        POP     DE
-        LD      (HL),C
-        INC     HL
-        LD      (HL),D
-        INC     HL
-        LD      (HL),E
-.x:     POP     HL
-        RET
-        ENDIF
 
 ; ---------------------------------------------------------------------------
 ; CEVAL: 'Q' -> 00 t0[4] t1[4] MTRL BRDC PTSL PTSW1 PTSW2 PTSCK VALM COLOR
@@ -1084,6 +925,8 @@ BKADD:  PUSH    HL
 ; not to move had just moved (a dummy last move, no piece just moved) and the
 ; root were empty (MV0 = BC0 = 0, so the terms are absolute). t0 and t1 are
 ; the clock port (PCLK) read before PINFND and after POINTS.
+;   CALLED BY: - (CMDLP, through CMDTAB)
+;   CALLS:     CLOCK, FLIP, PINFND, POINTS, PUTB, PUTN, PUTOK, SELPRM (full)
 ; ---------------------------------------------------------------------------
 CEVAL:
         IF      BUILD == B_FULL
@@ -1156,6 +999,8 @@ CEVAL:
         ENDIF
 
 ; PUTN: send the B bytes at HL (B = 1..255).   clobbers: A, B, HL
+;   CALLED BY: CEVAL, PUTPV (full), PUTRP (full)
+;   CALLS:     PUTB
 PUTN:   LD      A,(HL)
         CALL    PUTB
         INC     HL
@@ -1164,6 +1009,8 @@ PUTN:   LD      A,(HL)
 
 ; CLOCK: the clock port's T-state counter, low 4 bytes, to HL[0..3].
 ;   clobbers: A, HL
+;   CALLED BY: CEVAL, TICKS (full)
+;   CALLS:     -
 CLOCK:  IN      A,(PCLK)        ; (latches all six bytes)
         LD      (HL),A
         INC     HL

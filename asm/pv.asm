@@ -34,6 +34,8 @@ BESTPV  EQU     0FE00h          ; 31 the line of BESTMV: n, then n x (from to pr
         ASSERT  SMAXLV + 3 <= 16, "the PV table has a row for plies 0..15 only"
 
 ; PVROW: HL = row A (0..15).   clobbers: A
+;   CALLED BY: PVLEAF, PVNODE, PVSET
+;   CALLS:     -
 PVROW:  RRCA
         RRCA
         RRCA                    ; A = n << 5 | n >> 3
@@ -47,6 +49,8 @@ PVROW:  RRCA
         RET
 
 ; PVNODE: the node at ply (IX+F_PLY) begins: no line yet.   clobbers: A, HL
+;   CALLED BY: SRCH
+;   CALLS:     PVROW
 PVNODE: LD      A,(IX+F_PLY)
         CALL    PVROW
         LD      (HL),0
@@ -54,6 +58,8 @@ PVNODE: LD      A,(IX+F_PLY)
 
 ; PVLEAF: the frame's move is scored where it stands: no line below it.
 ;   clobbers: A, HL
+;   CALLED BY: SRCH
+;   CALLS:     PVROW
 PVLEAF: LD      A,(IX+F_PLY)
         INC     A
         CALL    PVROW
@@ -63,6 +69,8 @@ PVLEAF: LD      A,(IX+F_PLY)
 ; PVSET: a new best at ply n = (IX+F_PLY), entry (IX+F_ENTRY) (0: no move,
 ; mated or stalemated): row n = the move, then row n+1.
 ;   clobbers: A, BC, DE, HL   cost: about 330 T + 21 T a byte of the line
+;   CALLED BY: SRCH
+;   CALLS:     PROMOT, PVROW
 PVSET:  LD      A,(IX+F_PLY)
         CALL    PVROW
         LD      E,(IX+F_ENTRY)
@@ -106,6 +114,8 @@ PVSET:  LD      A,(IX+F_PLY)
         RET
 
 ; PVSTART: a search begins: no line at the root, none kept.   clobbers: A
+;   CALLED BY: CSRCH
+;   CALLS:     -
 PVSTART: XOR    A
         LD      (BESTPV),A
         LD      (PVT+PVROWL),A  ; row 1
@@ -113,6 +123,8 @@ PVSTART: XOR    A
 
 ; PVBEST: BESTMV was just set (KEEPBM): BESTPV = row 1 if it begins with
 ; BESTMV, else BESTMV alone.   clobbers: A, BC, DE, HL
+;   CALLED BY: KEEPBM
+;   CALLS:     -
 PVBEST: LD      HL,PVT+PVROWL
         LD      A,(HL)
         OR      A
@@ -148,6 +160,8 @@ PVBEST: LD      HL,PVT+PVROWL
         RET
 
 ; PUTPV: send BESTPV: n, then n x (from to promo).   clobbers: A, B, HL
+;   CALLED BY: CSRCH
+;   CALLS:     PUTN
 PUTPV:  LD      HL,BESTPV
         LD      A,(HL)
         LD      B,A

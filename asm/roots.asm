@@ -38,6 +38,8 @@ RSSTG   EQU     RSVARS+40h      ; 32 'R''s new set, kept only if all is well
 ; CROOT: 'R' n (from to promo)*n -> 00. The command's work is cold code: it
 ; runs in expansion ROM page 0 (beside the parameter defaults), which is the
 ; page selected between commands, so nothing needs restoring.
+;   CALLED BY: - (CMDLP, through CMDTAB)
+;   CALLS:     CMDERR, GETB, LEGALS, OVFCHK, PUTOK, RSBIT, RSFIND
 CROOT:  LD      A,PAGEOF(CROOTP)
         OUT     (PPAGE),A
         JP      CROOTP
@@ -100,6 +102,8 @@ CROOTP: CALL    GETB
 ; marked: A = 0 and C = its index when it is there and legal, else A = ENOMOVE
 ; or EINCHK (EOVFLW beyond entry 255). (CMOVE's search in perft.asm, which
 ; the period builds share byte for byte, with the index kept.)   clobbers: all
+;   CALLED BY: CROOT, RSBOOK
+;   CALLS:     PROMOT
 RSFIND: LD      HL,(RSL0)
         LD      C,0
 .next:  LD      DE,(RSL1)
@@ -146,12 +150,16 @@ RSFIND: LD      HL,(RSL0)
         ENDPAGE
 
 ; RSCLR: no set: every move at the root.   clobbers: A
+;   CALLED BY: CMOVE, CUNDO
+;   CALLS:     -
 RSCLR:  XOR     A
         LD      (RSON),A
         RET
 
 ; RSBIT: HL = the byte of bit C in the 32-byte map at HL (page-safe), B = its
 ; mask.   clobbers: A
+;   CALLED BY: CROOT, RSHAS
+;   CALLS:     -
 RSBIT:  LD      A,C
         RRCA
         RRCA
@@ -172,6 +180,8 @@ RSBIT:  LD      A,C
 ; RSOK: Z if the entry HL of the list that begins at DE may be searched: no
 ; set stands, or it holds the entry's index.   keeps: DE, HL
 ;   clobbers: A, BC   cost: about 60 T a move before it in the list
+;   CALLED BY: CSRCH, RSROOT
+;   CALLS:     RSHAS
 RSOK:   LD      A,(RSON)
         OR      A
         RET     Z
@@ -197,6 +207,8 @@ RSOK:   LD      A,(RSON)
         RET
 
 ; RSHAS: Z if the set holds index C.   clobbers: A, B, HL
+;   CALLED BY: RSBOOK, RSOK
+;   CALLS:     RSBIT
 RSHAS:  LD      HL,RSMAP
         CALL    RSBIT
         LD      A,(HL)
@@ -209,6 +221,8 @@ RSHAS:  LD      HL,RSMAP
 
 ; RSROOT: in SRCH, Z if the frame's move may be searched (only the root's
 ; moves are restricted).   clobbers: A, BC, DE, HL
+;   CALLED BY: SRCH
+;   CALLS:     RSOK
 RSROOT: LD      A,(IX+F_PLY)
         DEC     A
         JR      Z,.root
@@ -222,6 +236,8 @@ RSROOT: LD      A,(IX+F_PLY)
 
 ; RSBOOK: after BOOK (FNDMOV, move number 1): Z if the book's move may be
 ; played: no set stands, or the set holds it.   clobbers: all
+;   CALLED BY: FNDMOV
+;   CALLS:     LEGALS, RSFIND, RSHAS
 RSBOOK: LD      A,(RSON)
         OR      A
         RET     Z

@@ -48,6 +48,8 @@ TMLAT   EQU     48              ; ticks: the search's longest stretch unpolled
 TMFLD   EQU     64              ; a fail low: more than 1/4 pawn below
 
 ; CTIME: 'T' left[3] togo inc[2] -> 00 target[2] hard[2].
+;   CALLED BY: - (CMDLP, through CMDTAB)
+;   CALLS:     DIV24, GETB, MINHD, MUL16S, PUTB, PUTOK, SAT16
 CTIME:  LD      HL,TMARG
         LD      B,6
 .a:     CALL    GETB
@@ -117,6 +119,8 @@ CTIME:  LD      HL,TMARG
         JP      PUTB
 
 ; DIV24: AHL = AHL / C (unsigned, 24 by 8 bits).   clobbers: B, D
+;   CALLED BY: CTIME
+;   CALLS:     -
 DIV24:  LD      D,0             ; D = the remainder
         LD      B,24
 .d:     ADD     HL,HL
@@ -135,12 +139,16 @@ DIV24:  LD      D,0             ; D = the remainder
         RET
 
 ; SAT16: HL = AHL, saturated to 16 bits.   clobbers: A
+;   CALLED BY: CTIME
+;   CALLS:     -
 SAT16:  OR      A
         RET     Z
         LD      HL,0FFFFh
         RET
 
 ; MUL16S: HL = A * DE (A small), saturated to 16 bits.   clobbers: A, B
+;   CALLED BY: CTIME, TMROOT
+;   CALLS:     -
 MUL16S: LD      B,A
         LD      HL,0
 .m:     ADD     HL,DE
@@ -151,6 +159,8 @@ MUL16S: LD      B,A
         RET
 
 ; MINHD: HL = min(HL, DE), unsigned.   clobbers: A
+;   CALLED BY: CTIME, HARDCP
+;   CALLS:     -
 MINHD:  PUSH    HL
         OR      A
         SBC     HL,DE
@@ -162,12 +172,16 @@ MINHD:  PUSH    HL
 
 ; TICKS: HL = the clock in ticks (T-states / 65,536, 16 bits: it wraps every
 ; 35.8 minutes at 2 MHz, so one search measures up to that).   clobbers: A
+;   CALLED BY: ELAPSD, TMSTART
+;   CALLS:     CLOCK
 TICKS:  LD      HL,TMCLK
         CALL    CLOCK
         LD      HL,(TMCLK+2)
         RET
 
 ; ELAPSD: HL = ticks since the search began.   clobbers: A, DE
+;   CALLED BY: TMNEXT, TMPOLL
+;   CALLS:     TICKS
 ELAPSD: CALL    TICKS
         LD      DE,(TMT0)
         OR      A
@@ -176,6 +190,8 @@ ELAPSD: CALL    TICKS
 
 ; TMSTART: at 'G': a timed search when flags bit 1 is set (after 'T').
 ;   clobbers: A, DE, HL
+;   CALLED BY: CSRCH
+;   CALLS:     TICKS
 TMSTART: LD     A,(SFLAGS)
         AND     2
         LD      (TMON),A
@@ -185,6 +201,8 @@ TMSTART: LD     A,(SFLAGS)
         ; fall into TMITER
 
 ; TMITER: a new depth begins: the limit is the target again.   clobbers: A, HL
+;   CALLED BY: CSRCH
+;   CALLS:     -
 TMITER: LD      HL,(TMTGT)
         LD      (TMLIM),HL
         XOR     A
@@ -194,6 +212,8 @@ TMITER: LD      HL,(TMTGT)
 
 ; TMPOLL: in SRCH's loops: a timed search past its limit stops (ABORT).
 ;   clobbers: A, DE, HL
+;   CALLED BY: SRCH
+;   CALLS:     ELAPSD, HARDCP
 TMPOLL: LD      A,(TMON)
         OR      A
         RET     Z
@@ -210,6 +230,8 @@ TMPOLL: LD      A,(TMON)
 
 ; HARDCP: HL = min(HL, TMHARD - TMLAT) (0 if the hard limit is below TMLAT).
 ;   keeps: DE   clobbers: A
+;   CALLED BY: TMPOLL
+;   CALLS:     MINHD
 HARDCP: PUSH    DE
         PUSH    HL
         LD      HL,(TMHARD)
@@ -226,6 +248,8 @@ HARDCP: PUSH    DE
 ; TMNEXT: a depth completed: carry if a timed search should start no other
 ; (half the target gone). Its score (SCOREW+2) is the next depth's yardstick.
 ;   clobbers: A, DE, HL
+;   CALLED BY: CSRCH
+;   CALLS:     ELAPSD
 TMNEXT: LD      A,(TMON)
         OR      A
         RET     Z
@@ -244,6 +268,8 @@ TMNEXT: LD      A,(TMON)
 ; search with deep think (P_FLAGS bit 3), from the second depth: a fail low
 ; sets the limit by the drop, a recovery resets it.   keeps: DE
 ;   clobbers: A, HL
+;   CALLED BY: SRCH
+;   CALLS:     DTON, MUL16S
 TMROOT: LD      A,(TMON)
         OR      A
         RET     Z
@@ -280,6 +306,8 @@ TMROOT: LD      A,(TMON)
 
 ; DTON: NZ when deep think applies: a timed search, P_FLAGS bit 3, from the
 ; second depth.   clobbers: A
+;   CALLED BY: TMFRONT, TMROOT
+;   CALLS:     -
 DTON:   LD      A,(TMON)
         OR      A
         RET     Z
@@ -297,6 +325,8 @@ DTON:   LD      A,(TMON)
 ; TMSTOP: a timed search stopped by its limit during a fail low: the best
 ; move of the unfinished depth, if one beat the failing move (BESTM, whose
 ; score is SCOREW+2).   clobbers: all
+;   CALLED BY: CSRCH
+;   CALLS:     KEEPBM
 TMSTOP: LD      A,(TMON)
         OR      A
         RET     Z
@@ -312,6 +342,8 @@ TMSTOP: LD      A,(TMON)
 ; TMFRONT: at the root of a timed search from the second depth, the last
 ; depth's move (BESTMV) to the head of the list HL (deep think needs it
 ; searched first).   out: HL = the head   clobbers: A, BC, DE
+;   CALLED BY: SRCH
+;   CALLS:     DTON, PROMOT, TTFRONT
 TMFRONT: LD     A,(IX+F_PLY)
         DEC     A
         RET     NZ
@@ -367,6 +399,8 @@ TMFRONT: LD     A,(IX+F_PLY)
 ; PVNOTE: a new best at ply (IX+F_PLY), entry (IX+F_ENTRY): at ply 2 it is
 ; the reply so far; at ply 1 the root move takes its reply along.
 ;   clobbers: A, BC, DE, HL
+;   CALLED BY: SRCH
+;   CALLS:     PROMOT
 PVNOTE: LD      A,(IX+F_PLY)
         CP      2
         JR      Z,.p2
@@ -396,6 +430,8 @@ PVNOTE: LD      A,(IX+F_PLY)
         RET
 
 ; PVCLR: a ply-2 node begins: no reply yet.   clobbers: A, HL
+;   CALLED BY: SRCH
+;   CALLS:     -
 PVCLR:  XOR     A
         LD      HL,PONDR
         LD      (HL),A
@@ -406,6 +442,8 @@ PVCLR:  XOR     A
         RET
 
 ; PVRST: a search begins: no replies at all.   clobbers: A, B, HL
+;   CALLED BY: CSRCH
+;   CALLS:     -
 PVRST:  XOR     A
         LD      HL,PONDR
         LD      B,9
@@ -416,6 +454,8 @@ PVRST:  XOR     A
 
 ; PVKEEP: BESTMV was just set from the root's best (KEEPBM): its reply.
 ;   clobbers: BC, DE, HL
+;   CALLED BY: KEEPBM
+;   CALLS:     -
 PVKEEP: LD      HL,BREP1
         LD      DE,BESTRP
         LD      BC,3
@@ -424,6 +464,8 @@ PVKEEP: LD      HL,BREP1
 
 ; PUTRP: send the reply to ponder on (3 bytes, 0 0 0 for none).
 ;   clobbers: A, B, HL
+;   CALLED BY: CSRCH
+;   CALLS:     PUTN
 PUTRP:  LD      HL,BESTRP
         LD      B,3
         JP      PUTN

@@ -29,6 +29,8 @@
 ;        swapped: `LD A,E` then `EXX` gives the residue and the caller's
 ;        BC, DE, HL back.
 ;   clobbers: AF, AF', BC, DE, HL of both sets
+;   CALLED BY: BATTLE, CXARR, CXCHG
+;   CALLS:     NEXTAD
 XCHNG:  LD      B,A
         AND     7
         ADD     A,PVALUE & 0FFh
@@ -83,6 +85,8 @@ XCHNG:  LD      B,A
 
 ; NEXTAD: the next piece of the side whose turn it is.
 ;   out: A = its value and NZ; A = 0 and Z when that side has none left
+;   CALLED BY: XCHNG
+;   CALLS:     -
 NEXTAD: INC     C               ; the side parity
         EXX
         LD      A,B             ; swap the counts ...
@@ -109,6 +113,8 @@ NEXTAD: INC     C               ; the side parity
 ; ---------------------------------------------------------------------------
 
 ; CATTK: 'A' sq -> 00 ATKLST[14]: PINFND, then ATTACK on the square.
+;   CALLED BY: - (CMDLP, through CMDTAB)
+;   CALLS:     ATTACK, GETSQ, PINFND, PUTATK, PUTOK
 CATTK:  CALL    GETSQ
         PUSH    BC
         CALL    PINFND
@@ -119,6 +125,8 @@ CATTK:  CALL    GETSQ
 
 ; CXCHG: 'X' sq -> 00 ATKLST[14] residue: as 'A', then XCHNG on the piece
 ; there (residue 0 on an empty square).
+;   CALLED BY: - (CMDLP, through CMDTAB)
+;   CALLS:     ATTACK, GETSQ, PINFND, PUTATK, PUTB, PUTOK, XCHNG
 CXCHG:  CALL    GETSQ
         PUSH    BC
         CALL    PINFND
@@ -137,6 +145,8 @@ CXCHG:  CALL    GETSQ
         JP      PUTB
 
 ; CXARR: 'Y' piece a[14] -> 00 residue: XCHNG on a given array.
+;   CALLED BY: - (CMDLP, through CMDTAB)
+;   CALLS:     GETB, PUTB, PUTOK, XCHNG
 CXARR:  CALL    GETB
         LD      C,A
         LD      HL,ATKLST
@@ -153,6 +163,8 @@ CXARR:  CALL    GETB
         JP      PUTB
 
 ; GETSQ: C = a square from the host, which must be on the board.
+;   CALLED BY: CATTK, CXCHG
+;   CALLS:     CMDERR, GETB
 GETSQ:  CALL    GETB
         LD      C,A
         CP      SQ_A1
@@ -168,6 +180,8 @@ GETSQ:  CALL    GETB
         JP      CMDERR
 
 ; PUTATK: send the 14 bytes of ATKLST.
+;   CALLED BY: CATTK, CXCHG
+;   CALLS:     PUTB
 PUTATK: LD      HL,ATKLST
         LD      B,14
 .b:     LD      A,(HL)

@@ -2,7 +2,7 @@
 //! (see `tests/asm/README.md`). One test runs them all and reports each file, so a failure
 //! names the file and line; the counts are printed at the end.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use z80chess::asm::{assemble_file, Assembly};
 
@@ -13,6 +13,18 @@ struct Expect {
     /// (file relative to tests/asm, line) -> message fragments
     errors: BTreeMap<(String, u32), Vec<String>>,
     defines: Vec<(String, i64)>,
+    /// line -> its references in the cross-reference, each `NAME OP ROUTINE`
+    xref: BTreeMap<u32, BTreeSet<String>>,
+    /// line (a routine's label) -> the routines it calls
+    calls: BTreeMap<u32, BTreeSet<String>>,
+}
+
+/// A comma-separated list of an expectation, `-` for none.
+fn list(s: &str) -> BTreeSet<String> {
+    s.split(',')
+        .map(|w| w.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|w| !w.is_empty() && w != "-")
+        .collect()
 }
 
 fn parse_hex_bytes(s: &str) -> Vec<u8> {
@@ -53,7 +65,19 @@ fn expectations(path: &Path, name: &str) -> Result<Expect, String> {
         }
         let Some(comment) = comment else { continue };
         let comment = comment.trim();
-        if let Some(b) = comment.strip_prefix("=>") {
+        let (comment, more) = match comment.split_once(" xref:") {
+            Some((c, x)) => (c.trim(), Some(x)),
+            None => match comment.strip_prefix("xref:") {
+                Some(x) => ("", Some(x)),
+                None => (comment, None),
+            },
+        };
+        if let Some(x) = more {
+            ex.xref.insert(n, list(x));
+        }
+        if let Some(c) = comment.strip_prefix("calls:") {
+            ex.calls.insert(n, list(c));
+        } else if let Some(b) = comment.strip_prefix("=>") {
             ex.bytes.insert(n, parse_hex_bytes(b));
         } else if let Some(msg) = comment.strip_prefix("error:") {
             ex.errors
@@ -86,6 +110,41 @@ fn hex(b: &[u8]) -> String {
         .join(" ")
 }
 
+/// The `xref:` and `calls:` expectations against [`Assembly::xref`] (main file only).
+fn check_xref(name: &str, a: &Assembly, ex: &Expect, problems: &mut Vec<String>) {
+    let x = a.xref();
+    let main = &a.files[0];
+    let mut got: BTreeMap<u32, BTreeSet<String>> = BTreeMap::new();
+    for s in &x.symbols {
+        for r in s.refs.iter().filter(|r| r.file == *main) {
+            let routine = r.routine.as_deref().unwrap_or("-");
+            let item = format!("{} {} {routine}", s.name, r.op);
+            got.entry(r.line).or_default().insert(item);
+        }
+    }
+    for (line, want) in &ex.xref {
+        let have = got.remove(line).unwrap_or_default();
+        if have != *want {
+            problems.push(format!("{name}:{line}: xref expected {want:?}, got {have:?}"));
+        }
+    }
+    let calls = x.calls();
+    for (line, want) in &ex.calls {
+        let routine = x
+            .symbols
+            .iter()
+            .find(|s| s.routine && s.file.as_ref() == Some(main) && s.line == *line);
+        match routine {
+            Some(r) if calls[&r.name] == *want => {}
+            Some(r) => problems.push(format!(
+                "{name}:{line}: {} calls {:?}, expected {want:?}",
+                r.name, calls[&r.name]
+            )),
+            None => problems.push(format!("{name}:{line}: no routine is defined here")),
+        }
+    }
+}
+
 /// Run one case; Err(description of every mismatch).
 fn run_case(dir: &Path, path: &Path) -> Result<usize, String> {
     let name = path.file_name().unwrap().to_string_lossy().into_owned();
@@ -105,7 +164,8 @@ fn run_case(dir: &Path, path: &Path) -> Result<usize, String> {
                 ));
             }
         };
-        checks = ex.bytes.len();
+        checks = ex.bytes.len() + ex.xref.len() + ex.calls.len();
+        check_xref(&name, &a, &ex, &mut problems);
         for (line, want) in &ex.bytes {
             let got = a.bytes_of_line(0, *line).unwrap_or(&[]);
             if got != want.as_slice() {

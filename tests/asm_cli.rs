@@ -1,7 +1,7 @@
 //! `z80chess asm` end to end: what it writes on success, and that it writes nothing on error.
 
 use std::path::{Path, PathBuf};
-use z80chess::asm::{cli, parse_source_map};
+use z80chess::asm::{cli, parse_source_map, Outputs, Xref};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("z80chess-asm-cli-{}-{name}", std::process::id()));
@@ -25,7 +25,19 @@ fn writes_image_symbols_listing_and_map() {
     .unwrap();
     let [bin, sym, lst, map] = outputs(&dir);
     let defines = vec!["VALUE=0x42".to_string(), "FAST".to_string()];
-    cli(&src, &bin, Some(&sym), Some(&lst), Some(&map), &defines).unwrap();
+    let xref = dir.join("prog.xref");
+    let outs = Outputs {
+        sym: Some(&sym),
+        lst: Some(&lst),
+        map: Some(&map),
+        xref: Some(&xref),
+    };
+    cli(&src, &bin, outs, &defines).unwrap();
+    // The cross-reference: `start` is referenced by the DW on line 11.
+    let x = Xref::parse(&std::fs::read_to_string(&xref).unwrap()).unwrap();
+    let start = x.symbol("start").unwrap();
+    assert_eq!((start.line, start.refs.len()), (2, 1));
+    assert_eq!((start.refs[0].line, start.refs[0].op.as_str()), (11, "DW"));
 
     // 0100: 3E 42, 0102: 20 FE, 0104: 01, 0105: FF FF, gap, 0108: 00 01
     assert_eq!(
@@ -64,14 +76,20 @@ fn writes_nothing_on_error() {
     let [bin, sym, lst, map] = outputs(&dir);
     // A stale image from an earlier run stays as it was.
     std::fs::write(&bin, b"old").unwrap();
-    let err = cli(&src, &bin, Some(&sym), Some(&lst), Some(&map), &[]).unwrap_err();
+    let outs = Outputs {
+        sym: Some(&sym),
+        lst: Some(&lst),
+        map: Some(&map),
+        xref: None,
+    };
+    let err = cli(&src, &bin, outs, &[]).unwrap_err();
     assert!(err.contains("2 errors"), "{err}");
     assert_eq!(std::fs::read(&bin).unwrap(), b"old");
     assert!(!sym.exists() && !lst.exists() && !map.exists());
 
-    let err = cli(&dir.join("missing.asm"), &bin, None, None, None, &[]).unwrap_err();
+    let err = cli(&dir.join("missing.asm"), &bin, Outputs::default(), &[]).unwrap_err();
     assert!(err.contains("1 error"), "{err}");
-    let err = cli(&src, &bin, None, None, None, &["9X=1".to_string()]).unwrap_err();
+    let err = cli(&src, &bin, Outputs::default(), &["9X=1".to_string()]).unwrap_err();
     assert!(err.contains("1 error"), "{err}");
     assert_eq!(std::fs::read(&bin).unwrap(), b"old");
     let _ = std::fs::remove_dir_all(&dir);
@@ -87,7 +105,7 @@ fn a_failing_assert_prints_its_message_at_file_and_line() {
     )
     .unwrap();
     let [bin, ..] = outputs(&dir);
-    let err = cli(&src, &bin, None, None, None, &[]).unwrap_err();
+    let err = cli(&src, &bin, Outputs::default(), &[]).unwrap_err();
     assert!(err.contains("1 error"), "{err}");
     assert!(!bin.exists());
     // The diagnostic `z80chess asm` prints: file:line:col, then the message.

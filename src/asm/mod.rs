@@ -72,6 +72,9 @@
 //!   outside 0..=0xFFFF are written as 8 hex digits of their 32-bit two's complement. Then the
 //!   labels of pages, `NAME: EQU P:NNNN` (hex address, no `0x`), sorted by page, value, name.
 //! - Listing: address, bytes, T-states (`[12/7]` = taken/not taken), line number, source.
+//! - Cross-reference (`--xref`): every symbol's definition and references, and the routine
+//!   each reference lies in; the format and what counts as a routine and a call are in
+//!   [`Xref`]'s module (`asm::xref`), read back by [`Xref::parse`].
 //! - Source map: lines starting with `;` are comments; every other line is `ADDR FILE:LINE`
 //!   (ADDR: 4 hex digits, upper case, `P:ADDR` in a page; FILE as the assembler opened it; LINE
 //!   1-based), one per emitted instruction or data statement, in assembly order.
@@ -83,8 +86,10 @@ mod expr;
 mod lexer;
 mod parse;
 mod pass;
+mod xref;
 
 pub use error::{AsmError, ErrorKind};
+pub use xref::{SymRef, Xref, XrefError, XrefRef, XrefSymbol, CONTROL_OPS};
 
 use crate::z80::isa::Timing;
 use pass::{Ctx, Pass, MAX_PASSES};
@@ -198,6 +203,8 @@ pub struct Assembly {
     /// Expansion pages in the image (0: not a paged source). When non-zero, `image` is the
     /// base 16 KiB followed by `pages` pages of 16 KiB, and `origin` is 0.
     pub pages: u8,
+    /// Every reference to a symbol, in assembly order (see [`Assembly::xref`]).
+    pub refs: Vec<SymRef>,
 }
 
 impl Assembly {
@@ -507,6 +514,7 @@ pub fn assemble_with(
             let symbols = p.symbols();
             let listing = std::mem::take(&mut p.listing);
             let source_map = std::mem::take(&mut p.map);
+            let refs = std::mem::take(&mut p.refs);
             drop(p);
             return Ok(Assembly {
                 image,
@@ -517,6 +525,7 @@ pub fn assemble_with(
                 files: ctx.files.iter().map(|f| f.name.clone()).collect(),
                 passes: n,
                 pages,
+                refs: xref::references(&ctx, refs),
             });
         }
         if values.len() > most {
@@ -593,13 +602,24 @@ fn write(path: &Path, data: &[u8]) -> Result<(), String> {
     std::fs::write(path, data).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
+/// The files `z80chess asm` writes beside the image (None: not wanted).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Outputs<'a> {
+    /// Symbol file ([`Assembly::symbol_file`]).
+    pub sym: Option<&'a Path>,
+    /// Listing ([`Assembly::listing_text`]).
+    pub lst: Option<&'a Path>,
+    /// Source map ([`Assembly::source_map_text`]).
+    pub map: Option<&'a Path>,
+    /// Cross-reference ([`Assembly::xref`], [`Xref::text`]).
+    pub xref: Option<&'a Path>,
+}
+
 /// `z80chess asm`: assemble `source`, writing nothing unless every pass succeeds.
 pub fn cli(
     source: &Path,
     output: &Path,
-    sym: Option<&Path>,
-    lst: Option<&Path>,
-    map: Option<&Path>,
+    outputs: Outputs,
     define: &[String],
 ) -> Result<(), String> {
     let mut defs = Vec::new();
@@ -630,14 +650,17 @@ pub fn cli(
         }
     };
     write(output, &a.image)?;
-    if let Some(p) = sym {
+    if let Some(p) = outputs.sym {
         write(p, a.symbol_file().as_bytes())?;
     }
-    if let Some(p) = lst {
+    if let Some(p) = outputs.lst {
         write(p, a.listing_text().as_bytes())?;
     }
-    if let Some(p) = map {
+    if let Some(p) = outputs.map {
         write(p, a.source_map_text().as_bytes())?;
+    }
+    if let Some(p) = outputs.xref {
+        write(p, a.xref().text().as_bytes())?;
     }
     match a.range() {
         Some((lo, hi)) => println!(

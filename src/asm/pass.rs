@@ -180,6 +180,9 @@ pub struct Pass<'c, 'l> {
     /// The first base statement with bytes outside 0000h-3FFFh (an error in a paged image):
     /// (listing index, file, line, address, text).
     base_outside: Option<(usize, usize, u32, i64, String)>,
+    /// Every symbol a line's expressions looked up and found: (qualified name, file, line),
+    /// in assembly order, repeats included (the cross-reference, `super::xref`).
+    pub refs: Vec<(String, usize, u32)>,
 }
 
 /// Pages an image may have (the machine takes eight: `crate::machine::MAX_PAGES`).
@@ -198,14 +201,17 @@ struct Look<'a, 'c, 'l> {
 impl Env for Look<'_, '_, '_> {
     fn symbol(&mut self, name: &str) -> Option<i64> {
         let full = self.pass.qualify(name);
-        if let Some(s) = self.pass.syms.get(&full) {
-            return Some(s.value);
-        }
-        if let Some(v) = self.pass.prev.get(&full) {
+        let v = if let Some(s) = self.pass.syms.get(&full) {
+            s.value
+        } else if let Some(v) = self.pass.prev.get(&full) {
             self.pass.forward = true;
-            return Some(*v);
-        }
-        None
+            *v
+        } else {
+            return None;
+        };
+        let (file, line) = (self.pass.here_file, self.pass.here_line);
+        self.pass.refs.push((full, file, line));
+        Some(v)
     }
     fn here(&self) -> i64 {
         self.here
@@ -280,6 +286,7 @@ impl<'c, 'l> Pass<'c, 'l> {
             page_written: vec![vec![false; PAGE_SIZE]; MAX_PAGES],
             top_page: None,
             base_outside: None,
+            refs: Vec::new(),
         }
     }
 

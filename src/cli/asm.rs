@@ -20,6 +20,10 @@ pub struct Args {
     /// Source map (address -> file:line).
     #[arg(long)]
     pub map: Option<PathBuf>,
+    /// Cross-reference: every symbol's definition, its references (file:line, mnemonic) and
+    /// the routine each lies in.
+    #[arg(long)]
+    pub xref: Option<PathBuf>,
     /// Define a symbol: NAME=VALUE (or NAME, meaning 1).
     #[arg(short = 'D', value_name = "NAME=VALUE")]
     pub define: Vec<String>,
@@ -31,9 +35,12 @@ pub fn run(a: &Args) -> Result<(), CliError> {
     crate::asm::cli(
         &a.source,
         &a.output,
-        a.sym.as_deref(),
-        a.lst.as_deref(),
-        a.map.as_deref(),
+        crate::asm::Outputs {
+            sym: a.sym.as_deref(),
+            lst: a.lst.as_deref(),
+            map: a.map.as_deref(),
+            xref: a.xref.as_deref(),
+        },
         &a.define,
     )
     .map_err(CliError::Input)
