@@ -25,7 +25,8 @@ pub struct Cpu {
     /// MEMPTR, the hidden internal address register.
     pub wz: u16,
     pub i: u8,
-    /// Refresh register: low 7 bits count M1 cycles, bit 7 is kept as loaded.
+    /// Refresh register: low 7 bits count M1 cycles, bit 7 is kept as loaded. Up to date
+    /// between instructions; while one runs, `m1` counts the M1 cycles not yet added to it.
     pub r: u8,
     pub iff1: bool,
     pub iff2: bool,
@@ -45,8 +46,12 @@ pub struct Cpu {
     pub nmi_pending: bool,
     /// Running T-state counter.
     pub t: u64,
-    /// Q as it was when the current instruction began (SCF/CCF read it).
+    /// Q as it was when the last HALT began (the CP/M frame takes its trap's HALT back with
+    /// it); inside an instruction SCF/CCF get it as an argument.
     pub(crate) prev_q: u8,
+    /// M1 cycles run since `r` was last brought up to date ([`Cpu::sync_r`]): one add per
+    /// fetch instead of the masked update of R's low 7 bits. 0 between instructions.
+    pub(crate) m1: u8,
 }
 
 impl Default for Cpu {
@@ -89,6 +94,7 @@ impl Cpu {
             nmi_pending: false,
             t: 0,
             prev_q: 0,
+            m1: 0,
         }
     }
 
@@ -101,35 +107,39 @@ impl Cpu {
 
     #[inline(always)]
     pub fn af(&self) -> u16 {
-        u16::from_be_bytes([self.a, self.f])
+        (self.a as u16) << 8 | self.f as u16
     }
     #[inline(always)]
     pub fn bc(&self) -> u16 {
-        u16::from_be_bytes([self.b, self.c])
+        (self.b as u16) << 8 | self.c as u16
     }
     #[inline(always)]
     pub fn de(&self) -> u16 {
-        u16::from_be_bytes([self.d, self.e])
+        (self.d as u16) << 8 | self.e as u16
     }
     #[inline(always)]
     pub fn hl(&self) -> u16 {
-        u16::from_be_bytes([self.h, self.l])
+        (self.h as u16) << 8 | self.l as u16
     }
     #[inline(always)]
     pub fn set_af(&mut self, v: u16) {
-        [self.a, self.f] = v.to_be_bytes();
+        self.a = (v >> 8) as u8;
+        self.f = v as u8;
     }
     #[inline(always)]
     pub fn set_bc(&mut self, v: u16) {
-        [self.b, self.c] = v.to_be_bytes();
+        self.b = (v >> 8) as u8;
+        self.c = v as u8;
     }
     #[inline(always)]
     pub fn set_de(&mut self, v: u16) {
-        [self.d, self.e] = v.to_be_bytes();
+        self.d = (v >> 8) as u8;
+        self.e = v as u8;
     }
     #[inline(always)]
     pub fn set_hl(&mut self, v: u16) {
-        [self.h, self.l] = v.to_be_bytes();
+        self.h = (v >> 8) as u8;
+        self.l = v as u8;
     }
 
     /// Write F and latch it in Q (every flag-writing instruction goes through here).
@@ -139,9 +149,23 @@ impl Cpu {
         self.q = f;
     }
 
+    /// An M1 cycle: R's counter advances (added to R when the instruction is done).
     #[inline(always)]
     pub(crate) fn inc_r(&mut self) {
-        self.r = (self.r & 0x80) | (self.r.wrapping_add(1) & 0x7F);
+        self.m1 = self.m1.wrapping_add(1);
+    }
+
+    /// R as the instruction in progress sees it (256 is a multiple of 128: `m1` may wrap).
+    #[inline(always)]
+    pub(crate) fn r_now(&self) -> u8 {
+        (self.r & 0x80) | (self.r.wrapping_add(self.m1) & 0x7F)
+    }
+
+    /// Bring `r` up to date (after each step and at the end of a batch).
+    #[inline(always)]
+    pub(crate) fn sync_r(&mut self) {
+        self.r = self.r_now();
+        self.m1 = 0;
     }
 
     /// Flag helper: is the condition `cc` (0..7: NZ Z NC C PO PE P M) true?

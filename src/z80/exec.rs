@@ -87,10 +87,10 @@ impl Cpu {
     #[inline]
     pub fn step<B: Bus>(&mut self, bus: &mut B) {
         // One test for the rare cases (an NMI, the /INT line, HALT) keeps the common path short.
-        if (self.nmi_pending | self.int_line | self.halted) && self.step_event(bus) {
-            return;
+        if !((self.nmi_pending | self.int_line | self.halted) && self.step_event(bus)) {
+            self.instruction(bus);
         }
-        self.instruction(bus);
+        self.sync_r();
     }
 
     /// One instruction (all its prefixes): the latches of the last one cleared, Q kept for
@@ -99,10 +99,10 @@ impl Cpu {
     fn instruction<B: Bus>(&mut self, bus: &mut B) {
         self.ei = false;
         self.p = false;
-        self.prev_q = self.q;
+        let prev_q = self.q;
         self.q = 0;
         let op = self.fetch_op(bus);
-        self.dispatch::<HL, B>(bus, op);
+        self.dispatch::<HL, B>(bus, op, prev_q);
     }
 
     /// The step when an NMI is pending, /INT is asserted or the CPU is halted: accept the
@@ -136,7 +136,7 @@ impl Cpu {
     /// After a DD or FD prefix (`first`): any further DD/FD are ignored but the last, then the
     /// instruction runs with IX or IY for HL.
     #[inline(always)]
-    fn exec_prefixed<B: Bus>(&mut self, bus: &mut B, first: u8) {
+    fn exec_prefixed<B: Bus>(&mut self, bus: &mut B, first: u8, prev_q: u8) {
         let mut prefix = first;
         let mut op = self.fetch_op(bus);
         while op == 0xDD || op == 0xFD {
@@ -144,17 +144,17 @@ impl Cpu {
             op = self.fetch_op(bus);
         }
         if prefix == 0xDD {
-            self.dispatch::<IX, B>(bus, op);
+            self.dispatch::<IX, B>(bus, op, prev_q);
         } else {
-            self.dispatch::<IY, B>(bus, op);
+            self.dispatch::<IY, B>(bus, op, prev_q);
         }
     }
 
     /// `exec_main` with the opcode a constant in each arm: one jump through a 256-entry table,
     /// and each arm is that opcode's code alone (the field decoding folds away).
     #[inline(always)]
-    fn dispatch<const I: u8, B: Bus>(&mut self, bus: &mut B, op: u8) {
-        by_opcode!(op, n => self.exec_main::<I, B>(bus, n))
+    fn dispatch<const I: u8, B: Bus>(&mut self, bus: &mut B, op: u8, prev_q: u8) {
+        by_opcode!(op, n => self.exec_main::<I, B>(bus, n, prev_q))
     }
 
     /// Run whole instructions until the counter reaches `t_end` (or passes it by the last
@@ -196,6 +196,7 @@ impl Cpu {
     /// Returns the address of the last instruction it ran.
     #[inline(never)]
     fn batch<B: Bus>(&mut self, bus: &mut B, limit: TStates) -> u16 {
+        debug_assert!(!self.halted);
         let mut c = self.clone();
         let mut last;
         loop {
@@ -205,6 +206,7 @@ impl Cpu {
                 break;
             }
         }
+        c.sync_r();
         *self = c;
         last
     }
@@ -276,7 +278,7 @@ impl Cpu {
     }
     #[inline(always)]
     fn ir(&self) -> u16 {
-        u16::from_be_bytes([self.i, self.r])
+        u16::from_be_bytes([self.i, self.r_now()])
     }
 
     // ----- registers as the prefix sees them --------------------------------------------
@@ -544,7 +546,8 @@ impl Cpu {
     // jump, so it is exempt from the crate's 120-line limit (clippy.toml).
     #[allow(clippy::too_many_lines)]
     #[inline(always)]
-    fn exec_main<const I: u8, B: Bus>(&mut self, bus: &mut B, op: u8) {
+    /// `prev_q`: Q as it was when the instruction began (SCF and CCF read it).
+    fn exec_main<const I: u8, B: Bus>(&mut self, bus: &mut B, op: u8, prev_q: u8) {
         let y = (op >> 3) & 7;
         let z = op & 7;
         let p = y >> 1;
@@ -669,11 +672,12 @@ impl Cpu {
                         self.set_reg8::<I>(y, n);
                     }
                 }
-                _ => self.exec_acc_op(y),
+                _ => self.exec_acc_op(y, prev_q),
             },
             1 => {
                 if op == 0x76 {
                     self.halted = true;
+                    self.prev_q = prev_q;
                 } else if y == 6 {
                     let a = self.ea::<I, B>(bus);
                     let v = self.reg8::<HL>(z);
@@ -830,7 +834,7 @@ impl Cpu {
                             }
                             2 => self.exec_ed(bus),
                             // DD, FD: a prefix. After one, `exec_prefixed` has consumed the rest.
-                            _ if I == HL => self.exec_prefixed(bus, op),
+                            _ if I == HL => self.exec_prefixed(bus, op, prev_q),
                             _ => unreachable!("DD/FD prefix reached exec_main"),
                         }
                     }
@@ -860,7 +864,7 @@ impl Cpu {
 
     /// x=0, z=7: RLCA RRCA RLA RRA DAA CPL SCF CCF.
     #[inline(always)]
-    fn exec_acc_op(&mut self, y: u8) {
+    fn exec_acc_op(&mut self, y: u8, prev_q: u8) {
         let a = self.a;
         let keep = self.f & (S | Z | PV);
         match y {
@@ -886,11 +890,11 @@ impl Cpu {
                 self.setf((self.f & (S | Z | PV | C)) | H | N | (self.a & XY));
             }
             6 => {
-                let xy = ((self.prev_q ^ self.f) | a) & XY;
+                let xy = ((prev_q ^ self.f) | a) & XY;
                 self.setf(keep | C | xy);
             }
             _ => {
-                let xy = ((self.prev_q ^ self.f) | a) & XY;
+                let xy = ((prev_q ^ self.f) | a) & XY;
                 let c = self.f & C;
                 self.setf(keep | xy | if c != 0 { H } else { C });
             }
@@ -1043,12 +1047,13 @@ impl Cpu {
                             self.i = self.a;
                         } else {
                             self.r = self.a;
+                            self.m1 = 0;
                         }
                     }
                     2 | 3 => {
                         let ir = self.ir();
                         self.idle(bus, ir, 1);
-                        self.a = if y == 2 { self.i } else { self.r };
+                        self.a = if y == 2 { self.i } else { self.r_now() };
                         let pv = if self.iff2 { PV } else { 0 };
                         self.setf((self.f & C) | SZ53[self.a as usize] | pv);
                         self.p = true;
@@ -1269,7 +1274,7 @@ impl Cpu {
                     // at PC (a device that supplies them is not modelled; a DD/FD prefix on
                     // the bus is ignored).
                     self.t -= 2;
-                    self.exec_main::<HL, B>(bus, data);
+                    self.exec_main::<HL, B>(bus, data, self.prev_q);
                 }
             }
             1 => {
