@@ -6,7 +6,8 @@
 ; ===========================================================================
 
 ; KPEND: HL = the pawn-ending terms' sum (White's view), each in BRKDN
-; (BK_RACE, BK_EG0.., BK_RPD, BK_FRD, BK_WBD; BK_LUS set 0: Lüscher's
+; (BK_RACE, BK_EG0.., BK_RPD, BK_FRD, BK_WBD; with P_FLAGS2's F2_KPKBB,
+; K+P v K by the bitbase alone, BK_KPK: kpkbase.asm; BK_LUS set 0: Lüscher's
 ; positions never get here, and an earlier one's word must not stay in
 ; `eval`'s breakdown).   in: KPTOT = POINTS' total
 ;   needs: KNOW's tables (K_MAT)   clobbers: all but IX
@@ -14,8 +15,8 @@ KPEND:  LD      A,(KV+K_MAT)    ; pieces left (N B R Q) on either side?
         LD      HL,KV+40h+K_MAT
         OR      (HL)
         JR      Z,.kp
-        LD      HL,BK_RACE      ; no: every term 0 (BK_RACE .. BK_LUS) ...
-        LD      B,5+KPNT
+        LD      HL,BK_RACE      ; no: every term 0 (BK_RACE .. BK_KPK) ...
+        LD      B,6+KPNT
         XOR     A
 .z:     LD      (HL),A
         INC     HL
@@ -33,7 +34,19 @@ KPEND:  LD      A,(KV+K_MAT)    ; pieces left (N B R Q) on either side?
         JR      .draw
 .z0:    LD      HL,0
         RET
-.kp:    CALL    RACE
+.kp:    LD      A,(P_FLAGS2)    ; K+P v K: the bitbase (kpkbase.asm, in
+        AND     F2_KPKBB        ; page 4)
+        JR      Z,.rc
+        IN      A,(PPAGE)
+        PUSH    AF
+        LD      A,PAGEOF(KPKEV)
+        OUT     (PPAGE),A
+        CALL    KPKEV
+        POP     DE              ; D = the page before (flags, HL kept)
+        LD      A,D
+        OUT     (PPAGE),A
+        RET     C
+.rc:    CALL    RACE
         LD      (BK_RACE),HL
         PUSH    HL
         CALL    EGEVAL
@@ -45,6 +58,7 @@ KPEND:  LD      A,(KV+K_MAT)    ; pieces left (N B R Q) on either side?
         LD      (BK_FRD),HL
         LD      (BK_WBD),HL
         LD      (BK_LUS),HL
+        LD      (BK_KPK),HL
         LD      A,D             ; known draws, when no race is won:
         OR      E
         JR      NZ,.nd
@@ -761,3 +775,5 @@ RDIST:  PUSH    BC
         LD      A,B
 .d:     POP     BC
         RET
+
+        INCLUDE "kpkbase.asm"

@@ -11,7 +11,7 @@
 //!   0000h-3FFFh  base ROM (writes are a fault)
 //!   4000h-5FFFh  RAM
 //!   6000h-7FFFh  unmapped (reads FFh, writes are a fault)
-//!   8000h-BFFFh  window: the expansion ROM page selected by port 04h (0..pages-1, at most 4;
+//!   8000h-BFFFh  window: the expansion ROM page selected by port 04h (0..pages-1, at most 8;
 //!                reset selects 0). A page number that is not fitted (pages..255) leaves the
 //!                window unmapped: it reads FFh. Writes are a fault (ROM).
 //!   C000h-FFFFh  expansion RAM (16 KiB)
@@ -64,7 +64,7 @@ pub const WINDOW_END: u32 = 0xC000;
 /// Size of one expansion ROM page (the window).
 pub const PAGE_SIZE: usize = 0x4000;
 /// Most expansion ROM pages a machine takes.
-pub const MAX_PAGES: u8 = 4;
+pub const MAX_PAGES: u8 = 8;
 /// The expansion RAM (Expanded map): C000h-FFFFh.
 pub const XRAM_START: u16 = 0xC000;
 pub const PORT_EXIT: u8 = 0xFF;

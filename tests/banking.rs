@@ -5,7 +5,7 @@
 
 use z80chess::asm::{assemble_file, assemble_str, Assembly};
 use z80chess::disasm::{self, Symbols};
-use z80chess::machine::{Fault, Machine, MemoryMap, StopReason, PAGE_SIZE, ROM_SIZE};
+use z80chess::machine::{Fault, Machine, MemoryMap, StopReason, MAX_PAGES, PAGE_SIZE, ROM_SIZE};
 use z80chess::z80::Bus;
 
 const PROGRAM: &str = "tests/banking/banking.asm";
@@ -227,7 +227,7 @@ fn the_period_machine_is_unchanged() {
         MemoryMap::Expanded { pages: 2 }
     )
     .is_err());
-    assert!(Machine::with_map(&[0], MemoryMap::Expanded { pages: 5 }).is_err());
+    assert!(Machine::with_map(&[0], MemoryMap::Expanded { pages: MAX_PAGES + 1 }).is_err());
 }
 
 #[test]

@@ -83,7 +83,7 @@ pub enum ErrorKind {
     PageOverlap { page: u8, addr: u16 },
     #[error("code at {addr:04X}h in page {page} is outside the window 8000h-BFFFh ('{text}')")]
     OutsideWindow { page: u8, addr: i64, text: String },
-    #[error("page {0} is out of range: an image has pages 0..3")]
+    #[error("page {0} is out of range: an image has pages 0..7")]
     PageRange(i64),
     #[error("ENDPAGE outside a PAGE")]
     EndPageWithoutPage,

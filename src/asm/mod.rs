@@ -38,8 +38,8 @@
 //!
 //! # Expansion pages
 //!
-//! The `full` build's machine has up to four 16 KiB expansion ROM pages seen one at a time
-//! through the window 8000h-BFFFh (port 04h selects; `crate::machine`). `PAGE n` (n = 0..3)
+//! The `full` build's machine has up to eight 16 KiB expansion ROM pages seen one at a time
+//! through the window 8000h-BFFFh (port 04h selects; `crate::machine`). `PAGE n` (n = 0..7)
 //! sends what follows to page n, until `ENDPAGE` (back to the base image) or another `PAGE`.
 //! Each segment keeps its own address counter: a page starts at 8000h, returning to a page or
 //! to the base continues where it stopped; `ORG` inside a page moves that page's counter. Every

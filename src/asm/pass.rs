@@ -170,7 +170,7 @@ pub struct Pass<'c, 'l> {
     defining: Option<String>,
     /// The expansion page being assembled (`PAGE n` .. `ENDPAGE`); None: the base image.
     page: Option<u8>,
-    /// The address counters of the segments not current: the base, then pages 0..3.
+    /// The address counters of the segments not current: the base, then pages 0..7.
     seg_pc: [i64; 1 + MAX_PAGES],
     /// The pages' bytes and which of them were written (`PAGE_SIZE` each; index = page).
     pub page_mem: Vec<Vec<u8>>,
@@ -182,8 +182,8 @@ pub struct Pass<'c, 'l> {
     base_outside: Option<(usize, usize, u32, i64, String)>,
 }
 
-/// Pages an image may have (the machine's window takes four).
-pub const MAX_PAGES: usize = 4;
+/// Pages an image may have (the machine's window takes eight).
+pub const MAX_PAGES: usize = 8;
 /// Size of a page and of the base ROM of a paged image.
 pub const PAGE_SIZE: usize = 0x4000;
 /// The window a page is assembled for.
@@ -271,7 +271,11 @@ impl<'c, 'l> Pass<'c, 'l> {
             here_line: 0,
             defining: None,
             page: None,
-            seg_pc: [0, WINDOW.start, WINDOW.start, WINDOW.start, WINDOW.start],
+            seg_pc: {
+                let mut pc = [WINDOW.start; 1 + MAX_PAGES];
+                pc[0] = 0;
+                pc
+            },
             page_mem: vec![vec![0; PAGE_SIZE]; MAX_PAGES],
             page_written: vec![vec![false; PAGE_SIZE]; MAX_PAGES],
             top_page: None,
