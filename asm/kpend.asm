@@ -7,7 +7,7 @@
 
 ; KPEND: HL = the pawn-ending terms' sum (White's view), each in BRKDN
 ; (BK_RACE, BK_EG0.., BK_RPD, BK_FRD, BK_WBD; with P_FLAGS2's F2_KPKBB,
-; K+P v K by the bitbase alone, BK_KPK: kpkbase.asm; BK_LUS set 0: Lüscher's
+; K+P v K by the bitbase alone, in BK_RACE: kpkbase.asm; BK_LUS set 0: Lüscher's
 ; positions never get here, and an earlier one's word must not stay in
 ; `eval`'s breakdown).   in: KPTOT = POINTS' total
 ;   needs: KNOW's tables (K_MAT)   clobbers: all but IX
@@ -15,8 +15,8 @@ KPEND:  LD      A,(KV+K_MAT)    ; pieces left (N B R Q) on either side?
         LD      HL,KV+40h+K_MAT
         OR      (HL)
         JR      Z,.kp
-        LD      HL,BK_RACE      ; no: every term 0 (BK_RACE .. BK_KPK) ...
-        LD      B,6+KPNT
+        LD      HL,BK_RACE      ; no: every term 0 (BK_RACE .. BK_LUS) ...
+        LD      B,5+KPNT
         XOR     A
 .z:     LD      (HL),A
         INC     HL
@@ -58,7 +58,6 @@ KPEND:  LD      A,(KV+K_MAT)    ; pieces left (N B R Q) on either side?
         LD      (BK_FRD),HL
         LD      (BK_WBD),HL
         LD      (BK_LUS),HL
-        LD      (BK_KPK),HL
         LD      A,D             ; known draws, when no race is won:
         OR      E
         JR      NZ,.nd

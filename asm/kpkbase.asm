@@ -40,7 +40,8 @@ KBON:   DB      1
 ; the ending's term (White's view) that makes the position's own value
 ; (POINTS' total KPTOT + the term + the root's MV0W + BC0W, which the search
 ; measures from) the bitbase's score: 0 for a draw, +-(P_RACE + P_PAWN +
-; progress) for X's win; in BRKDN as BK_KPK, the other ending terms 0.
+; progress) for X's win; in BRKDN as BK_RACE (the race's line: a certain
+; verdict), the other ending terms 0.
 ; Else no carry (RACE and End-Game score it).
 ;   needs: page 4 selected, KPTOT   clobbers: all but IX
 ;   cost: about 3,600 T (RBUILD) + 250 T (X to move) or up to 2,300 T
@@ -103,7 +104,7 @@ KPKEV:  LD      C,0
         INC     HL
         DJNZ    .z
         POP     HL
-        LD      (BK_KPK),HL
+        LD      (BK_RACE),HL
         SCF
         RET
 

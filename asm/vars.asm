@@ -100,8 +100,7 @@ BK_FRD  EQU     BK_RPD + 2      ; 2 K+P v K, the king in front (FRDRAW, #14)
 BK_WBD  EQU     BK_FRD + 2      ; 2 K+RP+wrong bishop v K (WBDRAW, #11)
 BK_LUS  EQU     BK_WBD + 2      ; 2 Lüscher's endgame module (luscher.asm,
                                 ;   #15): replaces the rest
-BK_KPK  EQU     BK_LUS + 2      ; 2 K+P v K by the bitbase (kpkbase.asm, #36)
-BKSIZE  EQU     BK_KPK + 2 - BRKDN
+BKSIZE  EQU     BK_LUS + 2 - BRKDN
 BKNBAT  EQU     FVARS+120h      ; 1  battles listed (at most 32)
 BKBAT   EQU     FVARS+121h      ; 96 square piece residue, per battle
 SCOREW  EQU     FVARS+100h      ; 32 search: best score per ply (words)

@@ -67,7 +67,7 @@ pub const KNOWLEDGE_TERMS: [&str; 40] = [
 /// The full build's ending terms (`asm/kpend.asm`, `asm/endgame.asm`, `asm/luscher.asm`), after the
 /// knowledge terms in `BRKDN`: 0 unless only kings and pawns are on the board (the last: unless
 /// the board holds KRK, KBBK or KBNK).
-pub const ENDGAME_TERMS: [&str; 18] = [
+pub const ENDGAME_TERMS: [&str; 17] = [
     "pawn ending: race won for certain",
     "End-Game: mover's pawns attacked",
     "End-Game: rook pawns",
@@ -85,7 +85,6 @@ pub const ENDGAME_TERMS: [&str; 18] = [
     "K+P v K, king in front: drawn (cancels the rest)",
     "K+RP+wrong bishop v K: drawn (cancels the rest)",
     "Lüscher's endgame module: the ending's value (replaces the rest)",
-    "K+P v K: the bitbase's verdict and progress (replaces the rest)",
 ];
 
 /// One term of the score, in the build's unit, White's view.
