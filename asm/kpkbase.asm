@@ -27,12 +27,6 @@ KBN     EQU     KBV+03h         ; 1  the one-ply look: directions left
 KBCNT   EQU     KBV+04h         ; 1  ... Y's king moves found
         ASSERT  KBCNT < RV + 0F0h, "KBV runs into the routine tests' stubs at RV+F0h"
 
-        IFNDEF  F2_KPKBB        ; (until params.asm grows P_FLAGS2: on)
-F2_KPKBB EQU    1
-P_FLAGS2 EQU    KBON
-KBON:   DB      1
-        ENDIF
-
         INCLUDE "kpk_bitbase.asm"
 
         PAGE    4

@@ -16,9 +16,13 @@
 ;   4700h-5AFFh  RAM   MLIST: move lists of all plies, stacked (853 entries)
 ;   5B00h-5FFFh  RAM   the stack (1.25 KiB, grows down from 6000h)
 ;   full build only (a plug-in expansion, as period chess computers took):
-;   8000h-BFFFh  ROM   window onto expansion ROM page 0-3 (port PPAGE)
+;   6000h-7FFFh  RAM   8 KiB expansion RAM (XRAMLO, issue #35):
+;                      6000h-62FFh the three stored parameter blocks
+;                      (params.asm); 6300h-7FFFh free
+;   8000h-BFFFh  ROM   window onto expansion ROM page 0-7 (port PPAGE)
 ;   C000h-FFFFh  RAM   16 KiB expansion RAM (XRAM):
-;                      C000h-C1FFh the parameter blocks (params.asm)
+;                      C000h-C0FFh the active parameter block (params.asm)
+;                      C100h-C1FFh free
 ;                      C200h-C3FFh the full build's variables (vars.asm)
 ;                      C400h-C5FFh knowledge.asm's tables (of C400h-DFFFh)
 ;                      C600h-C6FFh kpend.asm (RACE), C700h-C7FFh endgame.asm
@@ -28,7 +32,8 @@
 ;                      FC00h-FE1Fh pv.asm (the principal variation)
 ;                      FE40h-FE9Fh roots.asm (the root moves, searchmoves)
 ;   expansion ROM pages: 0 the parameter defaults, 1-2 Lüscher's tables
-;                      (luscher_tables.asm), 3 the Zobrist keys
+;                      (luscher_tables.asm), 3 the Zobrist keys, 4 the KPK
+;                      bitbase (#36), 5-7 free
 ;
 ; The host talks to the firmware only through the ports of io.asm.
 ;
@@ -45,6 +50,7 @@ B_ARTICLE EQU   1
 B_1978    EQU   2
 B_FULL    EQU   3
 XRAM      EQU   0C000h          ; full build: the expansion RAM
+XRAMLO    EQU   6000h           ; full build: the expansion RAM below the window
 
 ROMTOP  EQU     4000h           ; first byte after the ROM
 RAMBOT  EQU     4000h

@@ -7,14 +7,19 @@
 ; UNIT: scores are signed 16-bit words, 256 = one pawn (so End-Game's 1/30
 ; pawn is about 8.5 units); mate = MATE - plies to the mate (search.asm).
 ;
-; Three stored blocks sit in expansion RAM beside the active one:
-;   PRMBLK+000h  block 0: default      PRMBLK+080h  block 1: after 1.e4
-;   PRMBLK+100h  block 2: after 1.d4
+; A block is 256 bytes (PBLKSZ); offsets 00h-7Fh hold the weights and flags
+; of issues #10-#15, 80h on the search's second flags byte and the weights
+; that come after it (#35, #36). The active block PRM is C000h-C0FFh in
+; expansion RAM; the three stored blocks are in the full machine's RAM at
+; 6000h-7FFFh (issue #35's step 0: the block outgrew C000h-C1FFh):
+;   PRMBLK+000h  block 0: default      PRMBLK+100h  block 1: after 1.e4
+;   PRMBLK+200h  block 2: after 1.d4
 ; At reset all three get the ROM's defaults (DEFPRM), and the d4 block its
 ; own where DEFD4 says (the queen-pawn openings' two terms). 'W' writes a stored
 ; block, 'V' reads one; a new game keeps them. SELPRM copies the block the
 ; game's opening picks into PRM at the start of every search and evaluation
-; (between moves only): a game that began at the initial position and whose
+; (between moves only; the PRMUSED bytes in use, so a byte of the block costs
+; the search 21 T only once a parameter holds it): a game that began at the initial position and whose
 ; first move was e2-e4 uses block 1, d2-d4 block 2, anything else block 0
 ; (either colour).
 ;
@@ -153,11 +158,25 @@
 ;                         (knowledge.asm KQKS): per queen, each file of the
 ;                         enemy king's zone without a pawn of the king's
 ;                         side, while that king is in its middlegame
+;
+;   issue #35's step 0: the grown block, from 80h
+;   80h  P_FLAGS2 b   01h a second byte of switches, all off by default but
+;                         bit 0 F2_KPKBB the KPK bitbase (#36, on), bit 1
+;                         F2_ORDER cheap interior ordering (the table move,
+;                         MVV/LVA captures, killers, history: no POINTS per
+;                         move), bit 2 F2_QUIES a quiescence search below the
+;                         nominal depth, bit 3 F2_LAZY lazy evaluation (POINTS
+;                         leaves before the exchange analysis when the score
+;                         is outside the window by more than the rest can
+;                         add), bits 4-7 reserved for #35's later search craft
+;   81h-FFh  free: the weights of #35 and #36 (add each at PRMUSED, give it a
+;            default in DEFPRM and a line in src/firmware/params/table.rs)
 ; ===========================================================================
 
-PBLKSZ  EQU     80h
-PRM     EQU     XRAM+000h       ; the active block
-PRMBLK  EQU     XRAM+080h       ; the three stored blocks
+PBLKSZ  EQU     100h
+PRM     EQU     XRAM+000h       ; the active block (C000h-C0FFh)
+PRMBLK  EQU     XRAMLO+000h     ; the three stored blocks (6000h-62FFh)
+        ASSERT  (PRMBLK & 0FFh) == 0, "PRMARG takes a block's page as block + PRMBLK>>8"
 
 P_FLAGS  EQU    PRM+00h
 P_QPCP   EQU    PRM+01h
@@ -237,7 +256,17 @@ P_WBDRW  EQU    PRM+7Bh
 P_OPPB   EQU    PRM+7Ch
 P_BDIAG  EQU    PRM+7Dh
 P_QKS    EQU    PRM+7Fh
-PRMUSED  EQU    80h             ; bytes of the block in use
+; issue #35's step 0: the second flags byte (bits: F2_ names below)
+P_FLAGS2 EQU    PRM+80h
+PRMUSED  EQU    81h             ; bytes of the block in use (SELPRM copies them)
+        ASSERT  PRMUSED <= PBLKSZ, "the parameters outgrew the block"
+
+; P_FLAGS2's bits (masks)
+F2_KPKBB EQU    01h             ; #36: the KPK bitbase scores K+P v K
+F2_ORDER EQU    02h             ; #35: cheap interior ordering (no POINTS per move)
+F2_QUIES EQU    04h             ; #35: a quiescence search below the nominal depth
+F2_LAZY  EQU    08h             ; #35: lazy evaluation (POINTS' early exit)
+F2_RSVD  EQU    0F0h            ; #35: reserved for the later search craft
 
 EBADPRM EQU     10h             ; 'W'/'V': block or range outside the blocks
 
@@ -283,6 +312,8 @@ DEFPRM: DB      0FCh            ; P_FLAGS: bits 2, 3 (#12), 4, 5 (#14), 6, 7 (#1
         DB      4                       ; P_OPPB (#11)
         DW      3                       ; P_BDIAG (#11)
         DB      13                      ; P_QKS (#11)
+        ; issue #35's step 0: the grown block, from offset 80h
+        DB      F2_KPKBB                ; P_FLAGS2: the KPK bitbase (#36) on, the rest off
         ASSERT  $-DEFPRM == PRMUSED, "DEFPRM and the block layout disagree"
 ; DEFD4: where the d4 block's defaults differ (the seed's "pawn-advancement
 ; scoring ... varies depending on the type of opening"): offset, value;
@@ -301,7 +332,8 @@ XRAMCL: LD      HL,XRAM
         LDIR
         RET
 
-; PRMRST: every stored block gets the defaults (at reset, and 'W' FFh).
+; PRMRST: every stored block gets the defaults (at reset, and 'W' FFh): the
+; ROM's PRMUSED bytes, the rest of each block zero.
 ;   out: page 0 selected   clobbers: A, BC, DE, HL
 PRMRST: LD      A,PAGEOF(DEFPRM)
         OUT     (PPAGE),A
@@ -339,8 +371,9 @@ PRMRST: LD      A,PAGEOF(DEFPRM)
         LDIR
         RET
 
-; SELPRM: PRM = the stored block the game's opening picks (see above).
-;   clobbers: A, BC, DE, HL   cost: about 2,900 T
+; SELPRM: PRM = the stored block the game's opening picks (see above): its
+; PRMUSED bytes.
+;   clobbers: A, BC, DE, HL   cost: about 2,900 T + 21 T a byte beyond 80h
 SELPRM: LD      HL,PRMBLK
         LD      A,(GAMSTD)
         OR      A
@@ -369,41 +402,25 @@ SELPRM: LD      HL,PRMBLK
         JR      NZ,.copy
         LD      HL,PRMBLK+2*PBLKSZ
 .copy:  LD      DE,PRM
-        LD      BC,PBLKSZ
+        LD      BC,PRMUSED      ; the bytes in use (the rest stays 0)
         LDIR
         JP      PKSET           ; pawnhash.asm: the pawns' key from the board
 
-; PRMARG: read 'offset n' of block A and check them.
+; PRMARG: read 'offset n' of block A and check them (offset + n <= 100h: any
+; byte of a 256-byte block, n = 0 too).
 ;   out: HL = the block's byte at offset, B = n (n may be 0)
-;   clobbers: A, DE   error: EBADPRM
+;   clobbers: A   error: EBADPRM
 PRMARG: CP      3
         JR      NC,.bad
-        RRCA                    ; block * 80h
-        LD      D,A
-        AND     80h
-        LD      E,A
-        LD      A,D
-        AND     7Fh
-        LD      D,A             ; DE = block * 80h
+        ADD     A,PRMBLK >> 8   ; the block's page
+        LD      H,A
         CALL    GETB
-        CP      PBLKSZ
-        JR      NC,.bad
-        LD      L,A
-        LD      H,0
-        ADD     HL,DE
-        PUSH    HL
-        LD      C,A             ; C = offset
+        LD      L,A             ; HL = the byte at offset
         CALL    GETB
         LD      B,A
-        ADD     A,C
-        JR      C,.bad2
-        CP      PBLKSZ+1
-        JR      NC,.bad2
-        POP     HL
-        LD      DE,PRMBLK
-        ADD     HL,DE
-        RET
-.bad2:  POP     HL
+        ADD     A,L             ; offset + n: at most 100h
+        RET     NC
+        RET     Z               ; exactly 100h: up to the block's last byte
 .bad:   LD      A,EBADPRM
         JP      CMDERR
 

@@ -75,6 +75,17 @@ ROOTN   EQU     FVARS+14h       ; 1  its number among the root's moves searched 
 ROOTP   EQU     FVARS+15h       ; 1  passes over the root begun (FNDMOV), mod 256
 SELDEP  EQU     FVARS+16h       ; 1  the deepest ply SRCH has entered in this
                                 ;    search (the root is ply 1)
+; Issue #35's yardstick, T-states per evaluation that ran every term: counters
+; of the evaluations that did not. 32 bits each, little-endian, counted since
+; reset and never cleared by the firmware (the host reads them before and after
+; a search: src/profile/evals.rs); both stay 0 until #35's routines count them.
+NLAZY   EQU     FVARS+18h       ; 4  POINTS calls that left early, before the
+                                ;    exchange analysis (lazy evaluation, F2_LAZY;
+                                ;    counted in NEVAL too)
+NSTPAT  EQU     FVARS+1Ch       ; 4  quiescence nodes that returned their static
+                                ;    score without searching a capture (stand
+                                ;    pat, F2_QUIES; their POINTS calls are in
+                                ;    NEVAL, and in NLAZY when they left early)
 ; BRKDN: POINTS' last score, term by term, signed words in White's view;
 ; they add up to BK_TOT (VALMW is BK_TOT for Black to move, -BK_TOT for White).
 BRKDN   EQU     FVARS+20h

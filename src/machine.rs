@@ -10,7 +10,7 @@
 //!   MemoryMap::Expanded { pages } (the full build)
 //!   0000h-3FFFh  base ROM (writes are a fault)
 //!   4000h-5FFFh  RAM
-//!   6000h-7FFFh  unmapped (reads FFh, writes are a fault)
+//!   6000h-7FFFh  expansion RAM (8 KiB, issue #35)
 //!   8000h-BFFFh  window: the expansion ROM page selected by port 04h (0..pages-1, at most 8;
 //!                reset selects 0). A page number that is not fitted (pages..255) leaves the
 //!                window unmapped: it reads FFh. Writes are a fault (ROM).
@@ -67,6 +67,8 @@ pub const PAGE_SIZE: usize = 0x4000;
 pub const MAX_PAGES: u8 = 8;
 /// The expansion RAM (Expanded map): C000h-FFFFh.
 pub const XRAM_START: u16 = 0xC000;
+/// The expansion RAM below the window (Expanded map): 6000h-7FFFh.
+pub const XRAM_LOW_START: u16 = 0x6000;
 pub const PORT_EXIT: u8 = 0xFF;
 /// The clock of the period machine.
 pub const PERIOD_HZ: u64 = 2_000_000;
@@ -250,8 +252,8 @@ pub enum RomError {
 pub enum MemoryMap {
     /// 16 KiB ROM + 8 KiB RAM: the article and 1978 builds.
     Period,
-    /// The full build's machine: the period map plus `pages` expansion ROM pages (0..=4)
-    /// behind the 8000h window and 16 KiB of RAM at C000h.
+    /// The full build's machine: the period map plus `pages` expansion ROM pages (0..=8)
+    /// behind the 8000h window, 8 KiB of RAM at 6000h and 16 KiB at C000h.
     Expanded { pages: u8 },
 }
 
@@ -302,6 +304,8 @@ impl MachineBus {
         let mut writable = [false; 8];
         writable[RAM_START as usize >> 13] = true;
         if let MemoryMap::Expanded { .. } = map {
+            mem[XRAM_LOW_START as usize..WINDOW_START as usize].fill(0);
+            writable[XRAM_LOW_START as usize >> 13] = true;
             mem[XRAM_START as usize..].fill(0);
             writable[XRAM_START as usize >> 13..].fill(true);
         }

@@ -5,7 +5,7 @@
 
 use z80chess::asm::{assemble_file, assemble_str, Assembly};
 use z80chess::disasm::{self, Symbols};
-use z80chess::machine::{Fault, Machine, MemoryMap, StopReason, MAX_PAGES, PAGE_SIZE, ROM_SIZE};
+use z80chess::machine::{Fault, Machine, MemoryMap, StopReason, PAGE_SIZE, ROM_SIZE};
 use z80chess::z80::Bus;
 
 const PROGRAM: &str = "tests/banking/banking.asm";
@@ -66,8 +66,9 @@ fn code_and_data_in_two_pages_run_through_the_window() {
     let xram: Vec<u8> = (0..6).map(|k| m.bus.peek(x + k)).collect();
     assert_eq!(
         xram,
-        [0x11, 0x33, 0x42, 0xFF, 0xFF, 0x11],
-        "expansion RAM read back; 6000h and an unfitted page read FFh; page 0 again"
+        [0x11, 0x33, 0x42, 0x00, 0xFF, 0x11],
+        "expansion RAM read back; 6000h is RAM (zero at power-on); an unfitted page reads FFh; \
+         page 0 again"
     );
     assert_eq!(m.bus.page(), 1);
     assert_eq!(m.bus.window_page(), Some(1));
@@ -179,13 +180,77 @@ fn writes_to_the_window_are_faults() {
     assert_eq!(m.bus.peek(0xC123), 5);
     let m = Machine::with_map(&a.image, MemoryMap::Expanded { pages: 0 }).unwrap();
     assert_eq!(m.bus.peek(0x8000), 0xFF, "no pages: the window is unmapped");
-    let src = "ORG 0\nLD (6000h),A\n";
-    let a = assemble_str(src, "w6000.asm", &[]).unwrap();
-    let mut m = Machine::expanded(&a.image).unwrap();
+    // With no page fitted the window is unmapped: a write there is not a ROM write.
+    let src = "ORG 0\nLD (8000h),A\n";
+    let a = assemble_str(src, "w8000.asm", &[]).unwrap();
+    let mut m = Machine::with_map(&a.image, MemoryMap::Expanded { pages: 0 }).unwrap();
     assert!(matches!(
         m.run(100),
+        StopReason::Fault(Fault::UnmappedWrite { addr: 0x8000, .. })
+    ));
+}
+
+#[test]
+fn the_expanded_map_has_ram_at_6000h() {
+    // Issue #35: 8 KiB of RAM at 6000h-7FFFh beside the period RAM, zero at power-on; the
+    // window above it is still ROM.
+    let src = "
+        ORG 0
+        LD A,(6000h)
+        LD B,A          ; 0: zero at power-on
+        LD A,5Ah
+        LD (6000h),A
+        LD (7FFFh),A
+        LD HL,(5FFFh)   ; across the period RAM's end into the expansion RAM
+        LD (8000h),A    ; the window is ROM
+        OUT (0FFh),A
+    ";
+    let a = assemble_str(src, "w6000.asm", &[]).unwrap();
+    let mut m = Machine::with_map(&a.image, MemoryMap::Expanded { pages: 1 }).unwrap();
+    assert!(matches!(
+        m.run(1000),
+        StopReason::Fault(Fault::RomWrite { addr: 0x8000, .. })
+    ));
+    assert_eq!(m.cpu.b, 0);
+    assert_eq!((m.bus.peek(0x6000), m.bus.peek(0x7FFF)), (0x5A, 0x5A));
+    assert_eq!(m.cpu.hl(), 0x5A00, "5FFFh (period RAM, 0) and 6000h");
+    // The period machine has none of it.
+    let mut m = Machine::new(&a.image).unwrap();
+    assert!(matches!(
+        m.run(1000),
         StopReason::Fault(Fault::UnmappedWrite { addr: 0x6000, .. })
     ));
+    assert_eq!(m.cpu.b, 0xFF, "unmapped reads FFh");
+}
+
+#[test]
+fn the_expanded_map_takes_eight_pages() {
+    use z80chess::machine::MAX_PAGES;
+    assert_eq!(MAX_PAGES, 8);
+    // A byte in each of eight pages, each seen through the window when selected.
+    let mut image = vec![0u8; ROM_SIZE + 8 * PAGE_SIZE];
+    for p in 0..8 {
+        image[ROM_SIZE + p * PAGE_SIZE + 0x123] = 0x10 + p as u8;
+    }
+    let mut m = Machine::expanded(&image).unwrap();
+    assert_eq!(m.bus.map(), MemoryMap::Expanded { pages: 8 });
+    for p in 0..8u8 {
+        m.bus.select_page(p);
+        assert_eq!(m.bus.window_page(), Some(p));
+        assert_eq!(m.bus.peek(0x8123), 0x10 + p);
+    }
+    m.bus.select_page(8);
+    assert_eq!(m.bus.window_page(), None, "page 8 is never fitted");
+    assert_eq!(m.bus.peek(0x8123), 0xFF);
+    assert!(Machine::with_map(&[0], MemoryMap::Expanded { pages: 9 }).is_err());
+    assert!(Machine::expanded(&vec![0; ROM_SIZE + 8 * PAGE_SIZE + 1]).is_err());
+    // The assembler takes PAGE 7 and refuses PAGE 8.
+    let a = assemble_str("PAGE 7\nDB 77h\nENDPAGE\n", "p7.asm", &[]).unwrap();
+    assert_eq!(a.pages, 8);
+    assert_eq!(a.page_bytes(7).unwrap()[0], 0x77);
+    let e = assemble_str("PAGE 8\nDB 1\nENDPAGE\n", "p8.asm", &[]).unwrap_err();
+    let e = format!("{e:?}");
+    assert!(e.contains("PageRange(8)"), "{e}");
 }
 
 #[test]
@@ -227,7 +292,7 @@ fn the_period_machine_is_unchanged() {
         MemoryMap::Expanded { pages: 2 }
     )
     .is_err());
-    assert!(Machine::with_map(&[0], MemoryMap::Expanded { pages: MAX_PAGES + 1 }).is_err());
+    assert!(Machine::with_map(&[0], MemoryMap::Expanded { pages: 9 }).is_err());
 }
 
 #[test]

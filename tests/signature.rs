@@ -81,6 +81,10 @@
 //!   3,284,296,184 T-states (+0.19%; the same trees elsewhere cost +0.02% to +0.52%: the
 //!   flag's few instructions at every attacker saved while a pin stands); article and full
 //!   unchanged.
+//! - issue #35 step 0: the full machine grows (a 256-byte parameter block, `P_FLAGS2` at 80h,
+//!   all off): same trees, 2,091,673,259 -> 2,091,673,364 T-states (+105 = 21 T in each of
+//!   the five searches: SELPRM copies the block's PRMUSED bytes, now 81h, one more LDIR
+//!   step); `tests/regress/wac_l2.tsv`'s full lines +21 T each; article and 1978 unchanged.
 
 use z80chess::firmware::{parse_fen, sargon, Build};
 use z80chess::profile::bench::{signature, POSITIONS};
@@ -89,7 +93,7 @@ use z80chess::profile::bench::{signature, POSITIONS};
 const EXPECTED: [(Build, u64, u64); 3] = [
     (Build::Article, 19702, 1231501611),
     (Build::B1978, 18916, 3284296184),
-    (Build::Full, 22588, 2091673259),
+    (Build::Full, 22588, 2091673364),
 ];
 
 #[test]
@@ -105,6 +109,16 @@ fn the_engine_signature_is_pinned() {
             );
         }
         println!("{}", s.line());
+        // Issue #35's yardstick: no evaluation leaves early or stands pat yet, so the
+        // T-states per evaluation are the search's over its POINTS calls.
+        let cost = s.cost();
+        println!("{build} {}", cost.line());
+        assert_eq!((cost.lazy, cost.stand_pat), (0, 0), "{build}");
+        assert_eq!(
+            (cost.tstates, cost.evaluations, cost.nodes),
+            (s.tstates, s.evaluations, s.nodes),
+            "{build}"
+        );
         if (s.nodes, s.tstates) != (nodes, tstates) {
             wrong.push(format!(
                 "{build}: nodes {} tstates {} (expected nodes {nodes} tstates {tstates})",

@@ -2,7 +2,7 @@
 //!
 //! Precedence, loosest first: `||`; `&&`; `|`; `^`; `&`; `= == != <>`; `< > <= >=`;
 //! `<< >>`; `+ -`; `* / %`; unary `- + ~ !` and `LOW(x)` / `HIGH(x)`; `PAGEOF(label)` is the
-//! expansion page (0..3) of a label defined between `PAGE n` and `ENDPAGE`. Comparisons and the
+//! expansion page (0..7) of a label defined between `PAGE n` and `ENDPAGE`. Comparisons and the
 //! logical operators give **1 for true and 0 for false** (as in C); `!x` is 1 when x is 0.
 //! Division truncates toward zero; division by zero is an error, and so is a result outside
 //! the 64-bit range (`10000h*10000h*10000h*10000h`) or a shift by a count outside 0..=31.

@@ -182,7 +182,7 @@ pub struct Pass<'c, 'l> {
     base_outside: Option<(usize, usize, u32, i64, String)>,
 }
 
-/// Pages an image may have (the machine's window takes eight).
+/// Pages an image may have (the machine takes eight: `crate::machine::MAX_PAGES`).
 pub const MAX_PAGES: usize = 8;
 /// Size of a page and of the base ROM of a paged image.
 pub const PAGE_SIZE: usize = 0x4000;

@@ -54,6 +54,9 @@ pub fn bench_cli(params: Option<&std::path::Path>) -> Result<(), String> {
     for s in &sigs {
         println!("{}", s.line());
     }
+    for s in &sigs {
+        println!("{:<8} {}", s.build.name(), s.cost().line());
+    }
     println!(
         "{} T-states ({:.0} s at 2 MHz) in {host:.2} s here: {:.0} emulated MHz",
         group(all),

@@ -44,6 +44,10 @@ pub struct Args {
     /// Print only failures, changes and the totals.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Search each position iteratively for this many seconds of emulated time at 2 MHz (to at
+    /// most its level, or --level, or 8 plies), then move now.
+    #[arg(long, value_name = "SECS", value_parser = super::search::emulated_seconds, allow_hyphen_values = true)]
+    pub movetime_emulated: Option<f64>,
 }
 
 pub fn regress_cli(a: &Args) -> Result<(), String> {
@@ -62,7 +66,10 @@ pub fn regress_cli(a: &Args) -> Result<(), String> {
         } else {
             a.build.clone()
         },
-        level: a.level,
+        level: match (a.level, a.movetime_emulated) {
+            (None, Some(_)) => Some(crate::session::MAX_DEPTH),
+            (l, _) => l,
+        },
         max_level: a.max_level,
         params: crate::session::load_params_arg(a.params.as_deref())?,
         jobs: a
@@ -97,12 +104,19 @@ pub fn regress_cli(a: &Args) -> Result<(), String> {
             .map_err(|e| e.to_string())?,
     );
     let quiet = a.quiet;
-    let outcomes = regress::run_with(&cases, &jobs, opts.jobs, opts.params.as_ref(), |_, o| {
-        bar.inc(1);
-        if !quiet || matches!(o.verdict, Verdict::Fail | Verdict::Error) {
-            bar.suspend(|| println!("{}", regress::describe(o)));
-        }
-    });
+    let outcomes = regress::run_timed(
+        &cases,
+        &jobs,
+        opts.jobs,
+        opts.params.as_ref(),
+        a.movetime_emulated,
+        |_, o| {
+            bar.inc(1);
+            if !quiet || matches!(o.verdict, Verdict::Fail | Verdict::Error) {
+                bar.suspend(|| println!("{}", regress::describe(o)));
+            }
+        },
+    );
     bar.finish_and_clear();
     let mut failed_cmp = false;
     if let Some(base) = &baseline {
@@ -114,10 +128,14 @@ pub fn regress_cli(a: &Args) -> Result<(), String> {
         failed_cmp = c.failed();
     }
     if let Some(f) = &a.record {
-        write(
-            f,
-            &regress::golden_text_params(&outcomes, opts.params.as_ref()),
-        )?;
+        let mut text = regress::golden_text_params(&outcomes, opts.params.as_ref());
+        if let Some(secs) = a.movetime_emulated {
+            text.insert_str(
+                0,
+                &format!("# movetime-emulated: {secs} s a position (level: the deepest)\n"),
+            );
+        }
+        write(f, &text)?;
         println!("recorded {} results in {}", outcomes.len(), f.display());
     }
     let (passed, failed) = regress::tally(&outcomes);

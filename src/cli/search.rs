@@ -2,6 +2,8 @@
 
 use crate::firmware::{sargon, Build, Engine, FwMove, Score, SearchKind};
 use crate::machine::PERIOD_HZ;
+use crate::profile::evals::{emulated_tstates, EvalCost, Limit};
+use crate::session::group;
 use shakmaty::{Chess, Position};
 
 use super::CliError;
@@ -12,9 +14,10 @@ use std::path::PathBuf;
 pub struct Args {
     #[command(flatten)]
     pub at: super::PositionArgs,
-    /// Look-ahead in plies (1-8; the 1978 program offered 1-6).
-    #[arg(long, default_value_t = 2)]
-    pub level: u8,
+    /// Look-ahead in plies (1-8; the 1978 program offered 1-6). Default 2; with
+    /// --movetime-emulated, the deepest depth iterated to (default 8).
+    #[arg(long)]
+    pub level: Option<u8>,
     /// Which firmware.
     #[arg(long, value_enum, default_value_t = Build::Article)]
     pub build: Build,
@@ -24,24 +27,49 @@ pub struct Args {
     /// A parameter file for the full build.
     #[arg(long)]
     pub params: Option<PathBuf>,
+    /// Search iteratively for this many seconds of emulated time at 2 MHz, then move now (the
+    /// last completed depth's move): the session's driver with a T-state budget, as `match
+    /// --movetime-emulated` runs it.
+    #[arg(long, value_name = "SECS", value_parser = emulated_seconds, allow_hyphen_values = true)]
+    pub movetime_emulated: Option<f64>,
+}
+
+/// `--movetime-emulated SECS`: a number of seconds, more than 0 (and at most 10,000,000), by
+/// the rule `match --movetime-emulated` uses.
+pub fn emulated_seconds(text: &str) -> Result<f64, String> {
+    use crate::matchplay::spec::TimeControl;
+    match TimeControl::parse_movetime(text) {
+        Ok(TimeControl::MoveTime(s)) => Ok(s),
+        Ok(other) => Err(format!("'{text}' is not a move time ({other:?})")),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// Run `z80chess search`: a bad level, position or parameter file is a bad input (3).
 pub fn run(a: &Args) -> Result<(), CliError> {
-    if !(1..=8).contains(&a.level) {
+    let limit = match a.movetime_emulated {
+        Some(secs) => Limit::Time {
+            secs,
+            level: a.level.unwrap_or(crate::session::MAX_DEPTH),
+        },
+        None => Limit::Level {
+            level: a.level.unwrap_or(2),
+            iterate: a.iterate,
+        },
+    };
+    let level = limit.level();
+    if !(1..=8).contains(&level) {
         return Err(CliError::Input(format!(
-            "level {}: the firmware searches 1 to 8 plies",
-            a.level
+            "level {level}: the firmware searches 1 to 8 plies"
         )));
     }
     super::check_position(a.at.fen.as_deref(), a.at.moves.as_deref())?;
     super::load_params(a.params.as_deref())?;
-    cli(
+    cli_limited(
         a.at.fen.as_deref(),
         a.at.moves.as_deref(),
-        a.level,
+        limit,
         a.build,
-        a.iterate,
         a.params.as_deref(),
     )
     .map_err(CliError::Run)
@@ -101,6 +129,24 @@ pub fn cli(
     iterate: bool,
     params: Option<&std::path::Path>,
 ) -> Result<(), String> {
+    cli_limited(
+        fen,
+        moves,
+        Limit::Level { level, iterate },
+        build,
+        params,
+    )
+}
+
+/// `z80chess search` under a [`Limit`].
+pub fn cli_limited(
+    fen: Option<&str>,
+    moves: Option<&str>,
+    limit: Limit,
+    build: Build,
+    params: Option<&std::path::Path>,
+) -> Result<(), String> {
+    let level = limit.level();
     if !(1..=8).contains(&level) {
         return Err(format!("level {level}: the firmware searches 1 to 8 plies"));
     }
@@ -118,7 +164,9 @@ pub fn cli(
         }
         .into());
     }
-    let r = engine.search(level, iterate).map_err(|e| e.to_string())?;
+    let before = crate::profile::evals::Counters::read(&engine);
+    let r = limit.search(&mut engine)?;
+    let cost = EvalCost::of(&r, crate::profile::evals::Counters::read(&engine).since(before));
     for d in &r.depths {
         println!(
             "info depth {} best {} score {} pv {}",
@@ -161,6 +209,20 @@ pub fn cli(
     if r.evaluations > 0 {
         println!("tstates/evaluation {}", r.tstates / r.evaluations as u64);
     }
+    if let Limit::Time { secs, .. } = limit {
+        let budget = emulated_tstates(secs);
+        println!(
+            "movetime {secs} s emulated = {} T; depth reached {} ({}); stopped {} T after the budget",
+            group(budget),
+            r.depths.last().map_or(0, |d| d.depth),
+            match r.kind {
+                SearchKind::Stopped => "the budget ran out",
+                _ => "the search ended first",
+            },
+            group(r.tstates.saturating_sub(budget))
+        );
+    }
+    println!("{}", cost.line());
     if !legal {
         return Err(format!(
             "the firmware chose {}, which is not legal here",

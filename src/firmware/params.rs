@@ -32,8 +32,33 @@ use thiserror::Error;
 pub use super::protocol::CMD_PREAD;
 /// 'W' block offset n bytes..: write a stored block.
 pub use super::protocol::CMD_PWRITE;
-/// The size of one block (`PBLKSZ`).
-pub const BLOCK_SIZE: u16 = 0x80;
+/// The size of one block (`PBLKSZ`): 256 bytes since issue #35's step 0 (offsets 00h-7Fh the
+/// weights of #10-#15, 80h `P_FLAGS2`, the rest free for the weights of #35 and #36).
+pub const BLOCK_SIZE: u16 = 0x100;
+/// The most bytes one 'V' or 'W' command moves (its count is a byte).
+const CHUNK: u16 = 0x80;
+
+/// `P_FLAGS2`'s bits (`asm/params.asm`, the `F2_` masks; a test keeps them in step).
+pub mod flags2 {
+    /// The KPK bitbase (#36).
+    pub const KPKBB: u8 = 0x01;
+    /// Cheap interior ordering: no evaluation per move (#35).
+    pub const ORDER: u8 = 0x02;
+    /// A quiescence search below the nominal depth (#35).
+    pub const QUIES: u8 = 0x04;
+    /// Lazy evaluation: POINTS' early exit (#35).
+    pub const LAZY: u8 = 0x08;
+    /// Reserved for #35's later search craft.
+    pub const RESERVED: u8 = 0xF0;
+    /// Every bit with its `F2_` symbol.
+    pub const ALL: [(&str, u8); 5] = [
+        ("F2_KPKBB", KPKBB),
+        ("F2_ORDER", ORDER),
+        ("F2_QUIES", QUIES),
+        ("F2_LAZY", LAZY),
+        ("F2_RSVD", RESERVED),
+    ];
+}
 
 /// The three stored blocks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -420,20 +445,29 @@ impl Engine {
         Ok(())
     }
 
+    /// A whole stored block as the Z80 holds it ('V', in chunks of 128 bytes).
+    pub fn read_block(&mut self, b: Block) -> Result<Vec<u8>, ParamError> {
+        let mut block = Vec::with_capacity(BLOCK_SIZE as usize);
+        for offset in (0..BLOCK_SIZE).step_by(CHUNK as usize) {
+            let r = self.command(CMD_PREAD, &[b as u8, offset as u8, CHUNK as u8])?;
+            if r.len() != CHUNK as usize {
+                return Err(FirmwareError::Protocol {
+                    command: 'V',
+                    detail: format!("{} bytes, not {CHUNK}", r.len()),
+                }
+                .into());
+            }
+            block.extend(r);
+        }
+        Ok(block)
+    }
+
     /// Every parameter as the Z80 holds it, read through the 'V' command.
     pub fn params(&mut self) -> Result<Vec<ParamValue>, ParamError> {
         let (_, layout) = layout(self.build)?;
         let mut blocks = Vec::new();
         for b in Block::ALL {
-            let r = self.command(CMD_PREAD, &[b as u8, 0, BLOCK_SIZE as u8])?;
-            if r.len() != BLOCK_SIZE as usize {
-                return Err(FirmwareError::Protocol {
-                    command: 'V',
-                    detail: format!("{} bytes, not {BLOCK_SIZE}", r.len()),
-                }
-                .into());
-            }
-            blocks.push(r);
+            blocks.push(self.read_block(b)?);
         }
         Ok(layout
             .into_iter()

@@ -8,7 +8,7 @@ use crate::firmware::params::ParamFile;
 use crate::firmware::SearchResult;
 use crate::firmware::{Build, SearchKind};
 use crate::session::game::{Game, Ponder, Thought};
-use crate::session::search::{Budget as DriverBudget, Driver, Search};
+use crate::session::search::{Driver, Search};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move};
@@ -466,13 +466,7 @@ fn run_until(
     engine: &mut crate::firmware::Engine,
     stop_at: u64,
 ) -> Result<crate::firmware::SearchResult, String> {
-    let pace = crate::session::clock::Pace {
-        clock_hz: crate::machine::PERIOD_HZ,
-        realtime: false,
-    };
-    let mut driver = Driver::new(search, pace).with_slice(u64::MAX / 4);
-    driver.budget = DriverBudget::TStates(stop_at);
-    driver.finish(engine).map_err(|e| e.to_string())
+    Driver::finish_within(search, engine, stop_at).map_err(|e| e.to_string())
 }
 
 /// How long a UCI engine may take to answer the handshake or `isready`.

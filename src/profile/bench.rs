@@ -44,6 +44,21 @@ pub struct BenchLine {
     pub evaluations: u32,
     pub xchng_calls: u32,
     pub tstates: u64,
+    /// Its evaluations that did not run every term ([`super::evals`]).
+    pub counters: super::evals::Counters,
+}
+
+impl BenchLine {
+    /// What its evaluations cost.
+    pub fn cost(&self) -> super::evals::EvalCost {
+        super::evals::EvalCost {
+            tstates: self.tstates,
+            evaluations: self.evaluations as u64,
+            lazy: self.counters.lazy as u64,
+            stand_pat: self.counters.stand_pat as u64,
+            nodes: self.nodes as u64,
+        }
+    }
 }
 
 /// A build's signature.
@@ -85,9 +100,11 @@ pub fn signature_with(
             engine.load_params(pf).map_err(|e| e.to_string())?;
         }
         sargon::load(&mut engine, &pos).map_err(|e| e.to_string())?;
+        let before = super::evals::Counters::read(&engine);
         let r = engine
             .search(level, false)
             .map_err(|e| format!("{name}: {e}"))?;
+        let counters = super::evals::Counters::read(&engine).since(before);
         s.nodes += r.nodes as u64;
         s.evaluations += r.evaluations as u64;
         s.xchng_calls += r.xchng_calls as u64;
@@ -100,12 +117,20 @@ pub fn signature_with(
             evaluations: r.evaluations,
             xchng_calls: r.xchng_calls,
             tstates: r.tstates,
+            counters,
         });
     }
     Ok(s)
 }
 
 impl Signature {
+    /// What the searches' evaluations cost, summed (issue #35's yardstick).
+    pub fn cost(&self) -> super::evals::EvalCost {
+        self.lines
+            .iter()
+            .fold(super::evals::EvalCost::default(), |a, l| a.plus(l.cost()))
+    }
+
     /// `signature BUILD nodes N tstates T` (the line the test pins).
     pub fn line(&self) -> String {
         format!(

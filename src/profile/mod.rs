@@ -1,6 +1,7 @@
 #![doc = include_str!("README.md")]
 
 pub mod bench;
+pub mod evals;
 
 pub mod profiler;
 pub mod regress;

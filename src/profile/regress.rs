@@ -18,6 +18,7 @@
 //! ([`sargon::load`]), so a result never depends on the order or the number of threads.
 //! The firmware reports its move and score only: the principal variation is that move alone.
 
+use super::evals::Limit;
 use crate::firmware::{parse_fen, sargon, Build, Engine, SearchKind};
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
@@ -364,6 +365,26 @@ pub fn run_case_with(
     level: u8,
     params: Option<&crate::firmware::params::ParamFile>,
 ) -> Outcome {
+    run_case_limited(
+        case,
+        build,
+        Limit::Level {
+            level,
+            iterate: false,
+        },
+        params,
+    )
+}
+
+/// As [`run_case_with`], the search under `limit` (a level, or an emulated time with the
+/// deepest level: the outcome's level).
+pub fn run_case_limited(
+    case: &Case,
+    build: Build,
+    limit: Limit,
+    params: Option<&crate::firmware::params::ParamFile>,
+) -> Outcome {
+    let level = limit.level();
     let mut out = Outcome {
         id: case.id.clone(),
         build,
@@ -389,7 +410,7 @@ pub fn run_case_with(
             engine.load_params(pf).map_err(|e| e.to_string())?;
         }
         sargon::load(&mut engine, &pos).map_err(|e| e.to_string())?;
-        let r = engine.search(level, false).map_err(|e| e.to_string())?;
+        let r = limit.search(&mut engine)?;
         Ok((pos, r))
     })();
     match result {
@@ -489,6 +510,19 @@ pub fn run_with(
     jobs: &[Job],
     threads: usize,
     params: Option<&crate::firmware::params::ParamFile>,
+    each: impl FnMut(usize, &Outcome),
+) -> Vec<Outcome> {
+    run_timed(cases, jobs, threads, params, None, each)
+}
+
+/// As [`run_with`]; with `movetime` (seconds of emulated time at 2 MHz), every job searches
+/// iteratively to at most its level and moves after that time (`regress --movetime-emulated`).
+pub fn run_timed(
+    cases: &[Case],
+    jobs: &[Job],
+    threads: usize,
+    params: Option<&crate::firmware::params::ParamFile>,
+    movetime: Option<f64>,
     mut each: impl FnMut(usize, &Outcome),
 ) -> Vec<Outcome> {
     let next = AtomicUsize::new(0);
@@ -501,7 +535,17 @@ pub fn run_with(
             s.spawn(move || loop {
                 let k = next.fetch_add(1, Ordering::Relaxed);
                 let Some(j) = jobs.get(k) else { break };
-                let o = run_case_with(&cases[j.case], j.build, j.level, params);
+                let limit = match movetime {
+                    Some(secs) => Limit::Time {
+                        secs,
+                        level: j.level,
+                    },
+                    None => Limit::Level {
+                        level: j.level,
+                        iterate: false,
+                    },
+                };
+                let o = run_case_limited(&cases[j.case], j.build, limit, params);
                 if tx.send((k, o)).is_err() {
                     break;
                 }

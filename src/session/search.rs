@@ -442,6 +442,23 @@ impl Driver {
         })
     }
 
+    /// Run `search` (started) to its answer at host speed, saying "move now" once it has run
+    /// `stop_at` T-states: exact, the same on every host (matches, `search` and `regress
+    /// --movetime-emulated`).
+    pub fn finish_within(
+        search: Search,
+        engine: &mut Engine,
+        stop_at: u64,
+    ) -> Result<SearchResult, FirmwareError> {
+        let pace = Pace {
+            clock_hz: crate::machine::PERIOD_HZ,
+            realtime: false,
+        };
+        let mut driver = Driver::new(search, pace).with_slice(u64::MAX / 4);
+        driver.budget = Budget::TStates(stop_at);
+        driver.finish(engine)
+    }
+
     /// Run to the answer with nothing heard and nothing printed (scripts, matches, tests);
     /// the budget and node limit still apply.
     pub fn finish(mut self, engine: &mut Engine) -> Result<SearchResult, FirmwareError> {

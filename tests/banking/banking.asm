@@ -26,7 +26,7 @@ START:  IN      A,(PCLK)        ; latched at T = 7 (the IN's I/O cycle)
         LD      A,PAGEOF(P1MAIN)
         OUT     (PPAGE),A
         CALL    P1MAIN          ; the same address in page 1: C, D, E, XRAM[1..2]
-        LD      A,(6000h)       ; 6000h-7FFFh: unmapped
+        LD      A,(6000h)       ; 6000h-7FFFh: expansion RAM, zero at power-on
         LD      (XRAM+3),A
         LD      A,3             ; page 3 is not fitted: the window reads FFh
         OUT     (PPAGE),A
