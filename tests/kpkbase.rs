@@ -265,3 +265,32 @@ fn the_level_2_move_keeps_the_result_on_10000_positions() {
     }
     assert!(kept * 1000 >= 10_000 * 999, "{kept} of 10000");
 }
+
+/// `P_FLAGS2`'s bit 0 (`F2_KPKBB`): on by default the level-2 move keeps the win; off, the
+/// engine plays the move the ROM before the bitbase played (c6d6, measured with it).
+#[test]
+fn the_bitbase_changes_the_move_it_should_and_off_is_the_old_scoring() {
+    use z80chess::firmware::params::ParamFile;
+    use z80chess::firmware::{parse_fen, sargon};
+    let fen = "3k4/8/2K5/3P4/8/8/8/8 w - - 0 40";
+    let best = |text: &str| {
+        let mut e = Engine::new(Build::Full).unwrap();
+        if !text.is_empty() {
+            e.load_params(&ParamFile::parse(text, "t").unwrap()).unwrap();
+        }
+        sargon::load(&mut e, &parse_fen(fen).unwrap()).unwrap();
+        e.search(2, false).unwrap().best.uci()
+    };
+    let (with, without) = (best(""), best("P_FLAGS2 = 0\n"));
+    assert_eq!(without, "c6d6", "the old scoring's move");
+    let s = store().lock().unwrap_or_else(|e| e.into_inner());
+    let pos = parse_fen(fen).unwrap();
+    let m = pos
+        .legal_moves()
+        .into_iter()
+        .find(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string() == with)
+        .unwrap();
+    let mut after = pos.clone();
+    after.play_unchecked(m);
+    assert!(s.probe(&after).unwrap().before().is_win(), "{with} keeps the win");
+}
