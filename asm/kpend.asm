@@ -6,7 +6,8 @@
 ; ===========================================================================
 
 ; KPEND: HL = the pawn-ending terms' sum (White's view), each in BRKDN
-; (BK_RACE, BK_EG0.., BK_RPD, BK_FRD, BK_WBD; BK_LUS set 0: Lüscher's
+; (BK_RACE, BK_EG0.., BK_RPD, BK_FRD, BK_WBD; with P_FLAGS2's F2_KPKBB,
+; K+P v K by the bitbase alone, in BK_RACE: kpkbase.asm; BK_LUS set 0: Lüscher's
 ; positions never get here, and an earlier one's word must not stay in
 ; `eval`'s breakdown).   in: KPTOT = POINTS' total
 ;   needs: KNOW's tables (K_MAT)   clobbers: all but IX
@@ -35,7 +36,19 @@ KPEND:  LD      A,(KV+K_MAT)    ; pieces left (N B R Q) on either side?
         JR      .draw
 .z0:    LD      HL,0
         RET
-.kp:    CALL    RACE
+.kp:    LD      A,(P_FLAGS2)    ; K+P v K: the bitbase (kpkbase.asm, in
+        AND     F2_KPKBB        ; page 4)
+        JR      Z,.rc
+        IN      A,(PPAGE)
+        PUSH    AF
+        LD      A,PAGEOF(KPKEV)
+        OUT     (PPAGE),A
+        CALL    KPKEV
+        POP     DE              ; D = the page before (flags, HL kept)
+        LD      A,D
+        OUT     (PPAGE),A
+        RET     C
+.rc:    CALL    RACE
         LD      (BK_RACE),HL
         PUSH    HL
         CALL    EGEVAL
@@ -798,3 +811,5 @@ RDIST:  PUSH    BC
         LD      A,B
 .d:     POP     BC
         RET
+
+        INCLUDE "kpkbase.asm"

@@ -160,8 +160,8 @@
 ;                         side, while that king is in its middlegame
 ;
 ;   issue #35's step 0: the grown block, from 80h
-;   80h  P_FLAGS2 b   00h a second byte of switches, all off by default:
-;                         bit 0 F2_KPKBB the KPK bitbase (#36), bit 1
+;   80h  P_FLAGS2 b   01h a second byte of switches, all off by default but
+;                         bit 0 F2_KPKBB the KPK bitbase (#36, on), bit 1
 ;                         F2_ORDER cheap interior ordering (the table move,
 ;                         MVV/LVA captures, killers, history: no POINTS per
 ;                         move), bit 2 F2_QUIES a quiescence search below the
@@ -313,7 +313,7 @@ DEFPRM: DB      0FCh            ; P_FLAGS: bits 2, 3 (#12), 4, 5 (#14), 6, 7 (#1
         DW      3                       ; P_BDIAG (#11)
         DB      13                      ; P_QKS (#11)
         ; issue #35's step 0: the grown block, from offset 80h
-        DB      0                       ; P_FLAGS2: every bit off
+        DB      F2_KPKBB                ; P_FLAGS2: the KPK bitbase (#36) on, the rest off
         ASSERT  $-DEFPRM == PRMUSED, "DEFPRM and the block layout disagree"
 ; DEFD4: where the d4 block's defaults differ (the seed's "pawn-advancement
 ; scoring ... varies depending on the type of opening"): offset, value;

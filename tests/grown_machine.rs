@@ -52,7 +52,11 @@ fn the_block_is_256_bytes_in_the_new_ram() {
         );
     }
     let f2 = ps.iter().find(|p| p.def.name == "P_FLAGS2").unwrap();
-    assert_eq!((f2.offset, f2.values), (0x80, [0, 0, 0]), "every bit off");
+    assert_eq!(
+        (f2.offset, f2.values),
+        (0x80, [1, 1, 1]),
+        "the KPK bitbase on (#36), every other bit off"
+    );
 }
 
 #[test]
@@ -92,7 +96,7 @@ fn the_grown_block_round_trips_through_w_and_v() {
     assert_eq!(&blocks[1][0x80..0x83], &[0x0A, 0xB0, 0xC1]);
     assert_eq!(&blocks[2][0xFE..], &[0x12, 0x34]);
     assert_eq!(blocks[0][0xFF], 0x99);
-    assert_eq!(blocks[0][0x80], 0, "block 0's P_FLAGS2 untouched");
+    assert_eq!(blocks[0][0x80], 1, "block 0's P_FLAGS2 untouched (the KPK bitbase on)");
     assert_eq!(blocks[1][..0x80], blocks[0][..0x80], "the low halves untouched");
     // Ranges past the block's end, and a block that does not exist, are refused.
     assert_eq!(refused(e.command(CMD_PREAD, &[0, 0xFF, 2])), EBADPRM);
@@ -113,7 +117,8 @@ fn the_grown_block_round_trips_through_w_and_v() {
         .unwrap();
     for b in Block::ALL {
         let now = e.read_block(b).unwrap();
-        assert!(now[0x80..].iter().all(|&x| x == 0), "{b}");
+        assert_eq!(now[0x80], 1, "{b}: P_FLAGS2's default, the KPK bitbase on");
+        assert!(now[0x81..].iter().all(|&x| x == 0), "{b}");
         if b != Block::D4 {
             assert_eq!(now, fresh, "{b}");
         }

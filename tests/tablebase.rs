@@ -329,7 +329,17 @@ fn errors_name_what_was_wrong() {
 #[test]
 fn endgame_test_kqk_article_level_2() {
     let mut s = store().lock().unwrap_or_else(|e| e.into_inner());
-    let r = endgame_test::run(&mut s, "KQK", Build::Article, 2, 8, 1, None, |_| {}).unwrap();
+    // (seed 2: since each game has its own seed for the table's choices, `--jobs`, seed 1's
+    // eight games convert none)
+    let settings = endgame_test::Settings {
+        build: Build::Article,
+        limit: endgame_test::Limit::Level(2),
+        games: 8,
+        seed: 2,
+        params: None,
+        jobs: 1,
+    };
+    let r = endgame_test::run(&mut s, "KQK", &settings, |_| {}).unwrap();
     let (converted, wins) = r.count(Class::Win);
     let (held, draws) = r.count(Class::Draw);
     assert_eq!((wins, draws), (8, 8));
@@ -377,4 +387,48 @@ fn hint_reads_built_tables_and_never_builds() {
     assert!(!dir.join("KQKP.dtm").exists(), "hint built a table");
     let h = z80chess::tablebase::verdict::hint(&Chess::default(), &dir);
     assert!(h.contains("32 men"), "{h}");
+}
+
+/// `endgame-test --jobs N` and `--movetime-emulated`: the games are the same whatever the
+/// number of threads (each game its own engine and seed), under either limit.
+#[test]
+fn endgame_test_results_do_not_depend_on_jobs() {
+    use endgame_test::{Limit, Report, Settings};
+    let mut s = store().lock().unwrap_or_else(|e| e.into_inner());
+    let play = |s: &mut Store, limit, games, jobs| -> Report {
+        let settings = Settings {
+            build: Build::Full,
+            limit,
+            games,
+            seed: 5,
+            params: None,
+            jobs,
+        };
+        let mut order = Vec::new();
+        let r = endgame_test::run(s, "KRK", &settings, |g| order.push(g.start.clone())).unwrap();
+        let starts: Vec<String> = r.games.iter().map(|g| g.start.clone()).collect();
+        assert_eq!(order, starts, "progress sees the games in order");
+        r
+    };
+    let text = |r: &Report| format!("{:?}", r.games);
+    let one = play(&mut s, Limit::Level(1), 3, 1);
+    assert_eq!(text(&one), text(&play(&mut s, Limit::Level(1), 3, 3)));
+    // half an emulated second (1,000,000 T) a move: every engine move spends at least that
+    let t = Limit::TStates(1_000_000);
+    let timed = play(&mut s, t, 1, 2);
+    assert_eq!(text(&timed), text(&play(&mut s, t, 1, 1)));
+    for g in &timed.games {
+        let per = g.engine_tstates / g.engine_moves.max(1) as u64;
+        assert!(per >= 1_000_000, "{per} T a move");
+    }
+    let bad = Settings {
+        build: Build::Full,
+        limit: t,
+        games: 1,
+        seed: 5,
+        params: None,
+        jobs: 0,
+    };
+    let e = endgame_test::run(&mut s, "KRK", &bad, |_| {}).unwrap_err();
+    assert!(e.to_string().contains("--jobs 0"), "{e}");
 }

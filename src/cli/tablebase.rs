@@ -75,6 +75,15 @@ pub enum TbCommand {
         #[command(flatten)]
         common: Common,
     },
+    /// The KPK bitbase for the full build's ROM (a bit per position, the pawn's side to
+    /// move), from the KPK table, written as generated assembly (issue #36).
+    KpkBitbase {
+        #[command(flatten)]
+        common: Common,
+        /// The assembly file written.
+        #[arg(long, default_value = "asm/kpk_bitbase.asm")]
+        out: PathBuf,
+    },
     /// Random positions against Debian's `stockfish`: verdicts agree wherever it sees a
     /// mate, and its mate distance is never shorter than ours.
     CompareStockfish {
@@ -181,6 +190,29 @@ fn run_tables(args: &Args) -> Result<(), TablebaseError> {
             let name = material_name(&pos)?;
             store.table(&name)?;
             print!("{}", describe(&store, &pos, true)?);
+            Ok(())
+        }
+        TbCommand::KpkBitbase { common, out } => {
+            use crate::tablebase::kpk_bitbase;
+            if common.metric != Metric::Dtm {
+                return Err(TablebaseError::Usage(
+                    "kpk-bitbase needs the dtm metric".into(),
+                ));
+            }
+            let mut store = open_store(common);
+            let bits = kpk_bitbase::generate(&mut store)?;
+            let text = kpk_bitbase::asm_text(&bits);
+            std::fs::write(out, &text).map_err(|source| TablebaseError::Io {
+                path: out.clone(),
+                source,
+            })?;
+            let won: u32 = bits.iter().map(|b| b.count_ones()).sum();
+            println!(
+                "{}: the KPK bitbase, {} bytes, {} positions won",
+                out.display(),
+                group(bits.len() as u64),
+                group(won as u64)
+            );
             Ok(())
         }
         TbCommand::CompareStockfish {

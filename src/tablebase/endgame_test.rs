@@ -45,6 +45,14 @@ pub struct EndgameTestArgs {
     /// A scoring parameter file loaded into the engine first (full build only).
     #[arg(long)]
     pub params: Option<PathBuf>,
+    /// Emulated seconds a move (at the period's 2 MHz): the engine iterates (up to 8 plies)
+    /// until that much emulated time has passed, then is told "move now". `--level` is not
+    /// used then.
+    #[arg(long, value_name = "SECS")]
+    pub movetime_emulated: Option<f64>,
+    /// Games played at once (threads); the results do not depend on it.
+    #[arg(long, default_value_t = 1)]
+    pub jobs: usize,
     /// List every game.
     #[arg(long, short)]
     pub verbose: bool,
@@ -244,11 +252,47 @@ fn key(pos: &Chess) -> String {
     f.split(' ').take(4).collect::<Vec<_>>().join(" ")
 }
 
+/// How long the engine thinks over a move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Limit {
+    /// This many plies.
+    Level(u8),
+    /// This many T-states: iterating up to 8 plies, then "move now".
+    TStates(u64),
+}
+
+impl Limit {
+    fn search(self, engine: &mut Engine) -> Result<crate::firmware::SearchResult, TablebaseError> {
+        let budget = match self {
+            Limit::Level(level) => return Ok(engine.search(level, false)?),
+            Limit::TStates(t) => t,
+        };
+        use crate::firmware::SearchPoll;
+        engine.start_search(8, true);
+        let (mut spent, mut told) = (0, false);
+        loop {
+            let slice = if spent < budget {
+                budget - spent
+            } else {
+                if !told {
+                    engine.move_now();
+                    told = true;
+                }
+                1_000_000
+            };
+            match engine.poll_search(slice)? {
+                SearchPoll::Done(r) => return Ok(r),
+                SearchPoll::Running { tstates, .. } => spent = tstates,
+            }
+        }
+    }
+}
+
 /// Play one game from `start`, the engine moving first.
 pub fn play_game(
     store: &Store,
     engine: &mut Engine,
-    level: u8,
+    limit: Limit,
     class: Class,
     start: Chess,
     rng: &mut Rng,
@@ -321,7 +365,7 @@ pub fn play_game(
             if let Val::Win(d) = before {
                 g.closest = Some(g.closest.map_or(d, |c| c.min(d)));
             }
-            let r = engine.search(level, false)?;
+            let r = limit.search(engine)?;
             g.engine_moves += 1;
             g.engine_tstates += r.tstates;
             let m = r.best.to_move(&pos).ok_or_else(|| {
@@ -362,22 +406,39 @@ pub fn play_game(
     }
 }
 
-/// Run the bench: `games` positions per class.
-#[allow(clippy::too_many_arguments)]
+/// What `endgame-test` plays.
+#[derive(Clone, Debug)]
+pub struct Settings<'a> {
+    pub build: Build,
+    pub limit: Limit,
+    /// Games per class.
+    pub games: usize,
+    pub seed: u64,
+    /// A scoring parameter file (full build only).
+    pub params: Option<&'a std::path::Path>,
+    /// Games played at once (threads, at least 1); the results do not depend on it.
+    pub jobs: usize,
+}
+
+/// Run the bench: `games` positions per class. The start positions are drawn first (one
+/// seeded stream), then each game is played by a fresh engine with its own seed for the
+/// table's choices, so that the games are the same whatever the number of `jobs`; `progress`
+/// sees them in order.
 pub fn run(
     store: &mut Store,
     name: &str,
-    build: Build,
-    level: u8,
-    games: usize,
-    seed: u64,
-    params: Option<&std::path::Path>,
+    s: &Settings,
     mut progress: impl FnMut(&Game),
 ) -> Result<Report, TablebaseError> {
-    if !(1..=8).contains(&level) {
-        return Err(TablebaseError::Usage(format!(
-            "level {level}: the firmware searches 1 to 8 plies"
-        )));
+    if let Limit::Level(level) = s.limit {
+        if !(1..=8).contains(&level) {
+            return Err(TablebaseError::Usage(format!(
+                "level {level}: the firmware searches 1 to 8 plies"
+            )));
+        }
+    }
+    if s.jobs == 0 {
+        return Err(TablebaseError::Usage("--jobs 0: at least one game at a time".into()));
     }
     if store.metric != Metric::Dtm {
         return Err(TablebaseError::Usage(
@@ -386,21 +447,54 @@ pub fn run(
     }
     let t = store.table(name)?;
     let name = t.layout.name.clone();
-    let mut engine = Engine::new(build)?;
-    if let Some(path) = params {
-        let pf = ParamFile::load(path)?;
-        engine.load_params(&pf)?;
-    }
-    let mut rng = Rng::new(seed);
-    let mut report = Report::default();
+    let params = s.params.map(ParamFile::load).transpose()?;
+    let mut rng = Rng::new(s.seed);
+    let mut starts = Vec::new();
     for class in [Class::Win, Class::Draw] {
-        for _ in 0..games {
-            let pos = sample(store, &name, class, &mut rng)?;
-            let g = play_game(store, &mut engine, level, class, pos, &mut rng)?;
-            progress(&g);
-            report.games.push(g);
+        for _ in 0..s.games {
+            starts.push((class, sample(store, &name, class, &mut rng)?));
         }
     }
+    let store: &Store = store;
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut done: Vec<Option<Game>> = vec![None; starts.len()];
+    let mut report = Report::default();
+    std::thread::scope(|scope| -> Result<(), TablebaseError> {
+        for _ in 0..s.jobs.min(starts.len()).max(1) {
+            let (tx, next, starts, params) = (tx.clone(), &next, &starts, &params);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some((class, pos)) = starts.get(i) else {
+                    return;
+                };
+                let game = (|| {
+                    let mut engine = Engine::new(s.build)?;
+                    if let Some(pf) = params {
+                        engine.load_params(pf)?;
+                    }
+                    let mut rng = Rng::new(s.seed ^ ((i as u64 + 1) << 32));
+                    play_game(store, &mut engine, s.limit, *class, pos.clone(), &mut rng)
+                })();
+                let stop = game.is_err();
+                if tx.send((i, game)).is_err() || stop {
+                    next.store(usize::MAX / 2, std::sync::atomic::Ordering::Relaxed);
+                    return;
+                }
+            });
+        }
+        drop(tx);
+        let mut shown = 0;
+        for (i, game) in rx {
+            done[i] = Some(game?);
+            while let Some(Some(g)) = done.get(shown) {
+                progress(g);
+                shown += 1;
+            }
+        }
+        Ok(())
+    })?;
+    report.games = done.into_iter().flatten().collect();
     Ok(report)
 }
 
@@ -408,14 +502,27 @@ pub fn cli(args: &EndgameTestArgs) -> Result<(), String> {
     let mut store = Store::new(&args.dir, Metric::Dtm);
     store.verbose = true;
     let verbose = args.verbose;
+    let limit = match args.movetime_emulated {
+        Some(secs) if !(secs > 0.0 && secs.is_finite()) => {
+            return Err(format!(
+                "--movetime-emulated {secs}: give a positive number of seconds"
+            ))
+        }
+        Some(secs) => Limit::TStates((secs * PERIOD_HZ as f64) as u64),
+        None => Limit::Level(args.level),
+    };
+    let settings = Settings {
+        build: args.build,
+        limit,
+        games: args.games,
+        seed: args.seed,
+        params: args.params.as_deref(),
+        jobs: args.jobs,
+    };
     let report = run(
         &mut store,
         &args.name,
-        args.build,
-        args.level,
-        args.games,
-        args.seed,
-        args.params.as_deref(),
+        &settings,
         |g| {
             if verbose {
                 println!(
@@ -440,9 +547,12 @@ pub fn cli(args: &EndgameTestArgs) -> Result<(), String> {
         .name
         .clone();
     println!(
-        "endgame-test {name}: build {}, level {}, seed {}{}",
+        "endgame-test {name}: build {}, {}, seed {}{}",
         args.build,
-        args.level,
+        match args.movetime_emulated {
+            Some(secs) => format!("{secs} emulated seconds a move"),
+            None => format!("level {}", args.level),
+        },
         args.seed,
         match &args.params {
             Some(p) => format!(", parameters {}", p.display()),

@@ -2,6 +2,7 @@
 
 pub mod endgame_test;
 pub mod generate;
+pub mod kpk_bitbase;
 pub mod layout;
 pub mod men;
 pub mod stockfish;
