@@ -12,7 +12,7 @@
 ; `eval`'s breakdown).   in: KPTOT = POINTS' total
 ;   needs: KNOW's tables (K_MAT)   clobbers: all but IX
 ;   CALLED BY: POINTS
-;   CALLS:     EGEVAL, FRDRAW, NEGHL, RACE, RPDRAW, WBDRAW
+;   CALLS:     EGEVAL, FRDRAW, KPKEV, NEGHL, RACE, RPDRAW, WBDRAW
 KPEND:  LD      A,(KV+K_MAT)    ; pieces left (N B R Q) on either side?
         LD      HL,KV+40h+K_MAT
         OR      (HL)
@@ -697,7 +697,7 @@ RCHK:   LD      A,(RXK)
 
 ; RBUILD: REL, the kings and the pawn lists from X's side (colour bit C).
 ;   clobbers: A, B, DE, HL
-;   CALLED BY: EITHER, RSIDE, WBDRAW
+;   CALLED BY: EITHER, KPKEV, RSIDE, WBDRAW
 ;   CALLS:     -
 RBUILD: LD      A,C
         OR      A

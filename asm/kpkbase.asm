@@ -40,6 +40,8 @@ KBCNT   EQU     KBV+04h         ; 1  ... Y's king moves found
 ;   needs: page 4 selected, KPTOT   clobbers: all but IX
 ;   cost: about 3,600 T (RBUILD) + 250 T (X to move) or up to 2,300 T
 ;   (Y to move, eight probes)
+;   CALLED BY: KPEND
+;   CALLS:     KBPROG, KBWIN, NEGHL, RBUILD
 KPKEV:  LD      C,0
         CALL    RBUILD          ; White as X
         LD      A,(RNXP)
@@ -108,6 +110,8 @@ KPKEV:  LD      C,0
 ; guards) leads to a won position and does not take the pawn, or when Y
 ; has none and the pawn gives check (mate; stalemate draws).
 ;   clobbers: A, C, E, HL
+;   CALLED BY: KPKEV
+;   CALLS:     KBIT, KPATK, KTOUCH
 KBWIN:  LD      A,(RXTM)
         OR      A
         JR      Z,.y
@@ -170,6 +174,8 @@ KBWIN:  LD      A,(RXTM)
 ; KBIT: NZ if the bit of (X's king B, Y's king C, pawn D) is set, X to
 ; move: byte 8000h + pawn * 512 + B * 8 + C / 8, bit C & 7, the pawn's
 ; index (rank - 1) * 4 + file.   keeps: B, C, D   clobbers: A, E, HL
+;   CALLED BY: KBWIN
+;   CALLS:     -
 KBIT:   LD      A,D
         AND     38h
         RRCA                    ; rank * 4
@@ -214,6 +220,8 @@ KBMASK: DB      1,2,4,8,16,32,64,128
 
 ; KTOUCH: carry if squares B and C are one king step apart or equal.
 ;   clobbers: A, E
+;   CALLED BY: KBWIN
+;   CALLS:     -
 KTOUCH: LD      A,B
         AND     7
         LD      E,A
@@ -235,6 +243,8 @@ KTOUCH: LD      A,B
 
 ; KPATK: carry if the pawn D guards square C (X's side: it moves up).
 ;   clobbers: A, E
+;   CALLED BY: KBWIN
+;   CALLS:     -
 KPATK:  LD      A,D
         ADD     A,8
         XOR     C
@@ -255,6 +265,8 @@ KPATK:  LD      A,D
 
 ; KBPROG: HL = P_RACE + P_PAWN + progress (X's view, the header's terms).
 ;   clobbers: A, DE, HL
+;   CALLED BY: KPKEV
+;   CALLS:     KDIST
 KBPROG: LD      A,(KBP)
         LD      D,A
         AND     38h             ; rank * 8
@@ -292,6 +304,8 @@ KBPROG: LD      A,(KBP)
         RET
 
 ; KDIST: A = king steps from square A to square E.   clobbers: A, D
+;   CALLED BY: KBPROG
+;   CALLS:     -
 KDIST:  LD      D,A
         PUSH    BC
         AND     7

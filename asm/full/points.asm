@@ -160,8 +160,8 @@ MULSW:  OR      A
         ; fall into NEGHL
 
 ; NEGHL: HL = -HL.   clobbers: A
-;   CALLED BY: ASPSET, DEVEL, DRAWCK, DSHIFT, KPEND, LUSPRE, PATK, POINTS,
-;              RACE, ROOTV, SRCH, TTBETA, TTPRB
+;   CALLED BY: ASPSET, DEVEL, DRAWCK, DSHIFT, KPEND, KPKEV, LUSPRE, PATK,
+;              POINTS, RACE, ROOTV, SRCH, TTBETA, TTPRB
 ;   CALLS:     -
 NEGHL:  XOR     A
         SUB     L
