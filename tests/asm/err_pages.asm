@@ -4,7 +4,7 @@
         endpage                 ; error: ENDPAGE outside a PAGE
         org 4000h
         db 5                    ; error: code at 4000h is outside the base ROM 0000h-3FFFh of a paged image
-        page 4                  ; error: page 4 is out of range
+        page 8                  ; error: page 8 is out of range
         page 1
         ld a,2                  ; => 3E 02
         org 7FFFh
