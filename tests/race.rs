@@ -581,11 +581,10 @@ fn race_changes_the_move_it_should() {
     use z80chess::firmware::params::ParamFile;
     use z80chess::firmware::{parse_fen, sargon, Build, Engine};
     let best = |fen: &str, level: u8, text: &str| {
+        // The rules with the KPK bitbase off (P_FLAGS2 = 0), which would score K+P v K alone.
         let mut e = Engine::new(Build::Full).unwrap();
-        if !text.is_empty() {
-            e.load_params(&ParamFile::parse(text, "t").unwrap())
-                .unwrap();
-        }
+        e.load_params(&ParamFile::parse(&format!("P_FLAGS2 = 0\n{text}"), "t").unwrap())
+            .unwrap();
         sargon::load(&mut e, &parse_fen(fen).unwrap()).unwrap();
         e.search(level, false).unwrap().best.uci()
     };

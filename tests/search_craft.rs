@@ -199,8 +199,8 @@ fn colliding_keys_never_yield_an_illegal_move() {
     // collision that only the stored move's presence in the move list can reveal.
     let mut rom = Build::Full.rom().to_vec();
     let page3 = 0x4000 + 3 * 0x4000;
-    assert_eq!(rom.len(), page3 + 0x4000, "ZOBT fills page 3");
-    rom[page3..].fill(0);
+    assert!(rom.len() >= page3 + 0x4000, "ZOBT fills page 3");
+    rom[page3..page3 + 0x4000].fill(0);
     let mut collisions = 0;
     for (name, fen, level) in positions() {
         let mut e = engine_rom(&rom, TABLE);

@@ -14,13 +14,15 @@ pub type Row = (
     &'static str,
 );
 
-/// The full build with the `[default]` lines `text` loaded, set up at `fen`.
+/// The full build with the `[default]` lines `text` loaded, set up at `fen`. The rules are
+/// measured with the KPK bitbase off (`P_FLAGS2 = 0`): where it is on it scores K+P v K alone
+/// and no rule's weight changes a move there (its own proofs: `tests/kpkbase.rs`).
 pub fn engine_with(fen: &str, text: &str) -> Engine {
     let mut e = Engine::new(Build::Full).unwrap();
-    if !text.is_empty() {
-        e.load_params(&ParamFile::parse(&format!("[default]\n{text}"), "test").unwrap())
-            .unwrap();
-    }
+    e.load_params(
+        &ParamFile::parse(&format!("[default]\nP_FLAGS2 = 0\n{text}"), "test").unwrap(),
+    )
+    .unwrap();
     sargon::load(&mut e, &parse_fen(fen).unwrap()).unwrap();
     e
 }
