@@ -17,7 +17,7 @@ pub struct RootMove {
 /// A running search's progress, read from the firmware's RAM between slices
 /// ([`Engine::progress`]); the ROM is not asked (the period ROMs stay byte for byte).
 ///
-/// - **full**: the firmware keeps it (`asm/search.asm`: ROOTMV, ROOTN, ROOTP and SELDEP of
+/// - **full**: the firmware keeps it (`asm/full/search.asm`: ROOTMV, ROOTN, ROOTP and SELDEP of
 ///   `asm/vars.asm`). `root` is the move SRCH took up last at ply 1, numbered by the firmware,
 ///   and `seldepth` is exact: the deepest ply SRCH has entered in this search, extensions
 ///   included (`seldepth_exact` is true).
@@ -45,7 +45,7 @@ pub struct Progress {
 
 /// The root node's SRCH frame: CMDLP's stack holds one return address (5FFEh), 'G' calls
 /// FNDMOV (5FFCh), SRCH pushes IX (5FFAh) and takes SFRAME = 12 bytes: IX = 5FEEh, in
-/// every build. Offsets as in `asm/search.asm`.
+/// every build. Offsets as in `asm/search.asm` (`asm/full/search.asm` for the full build).
 pub const ROOT_FRAME: u16 = 0x5FEE;
 const F_PLY: u16 = 0;
 const F_NEXT: u16 = 5;
