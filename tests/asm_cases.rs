@@ -125,7 +125,9 @@ fn check_xref(name: &str, a: &Assembly, ex: &Expect, problems: &mut Vec<String>)
     for (line, want) in &ex.xref {
         let have = got.remove(line).unwrap_or_default();
         if have != *want {
-            problems.push(format!("{name}:{line}: xref expected {want:?}, got {have:?}"));
+            problems.push(format!(
+                "{name}:{line}: xref expected {want:?}, got {have:?}"
+            ));
         }
     }
     let calls = x.calls();

@@ -150,7 +150,11 @@ fn routine_headers_match_the_cross_reference() {
             let text = std::fs::read_to_string(&path).unwrap();
             let lines: Vec<&str> = text.lines().collect();
             for (k, l) in lines.iter().enumerate() {
-                if !l.trim_start_matches(';').trim_start().starts_with("CALLED BY:") {
+                if !l
+                    .trim_start_matches(';')
+                    .trim_start()
+                    .starts_with("CALLED BY:")
+                {
                     continue;
                 }
                 let end = k + lines[k..]

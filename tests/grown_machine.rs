@@ -96,8 +96,15 @@ fn the_grown_block_round_trips_through_w_and_v() {
     assert_eq!(&blocks[1][0x80..0x83], &[0x0A, 0xB0, 0xC1]);
     assert_eq!(&blocks[2][0xFE..], &[0x12, 0x34]);
     assert_eq!(blocks[0][0xFF], 0x99);
-    assert_eq!(blocks[0][0x80], 1, "block 0's P_FLAGS2 untouched (the KPK bitbase on)");
-    assert_eq!(blocks[1][..0x80], blocks[0][..0x80], "the low halves untouched");
+    assert_eq!(
+        blocks[0][0x80], 1,
+        "block 0's P_FLAGS2 untouched (the KPK bitbase on)"
+    );
+    assert_eq!(
+        blocks[1][..0x80],
+        blocks[0][..0x80],
+        "the low halves untouched"
+    );
     // Ranges past the block's end, and a block that does not exist, are refused.
     assert_eq!(refused(e.command(CMD_PREAD, &[0, 0xFF, 2])), EBADPRM);
     assert_eq!(e.command(CMD_PREAD, &[0, 0x01, 0xFF]).unwrap().len(), 0xFF);

@@ -62,7 +62,9 @@ fn the_model_is_the_table_on_every_kpk_position() {
         n += 1;
         won += table as usize;
         if table != model && bad.len() < 20 {
-            bad.push(format!("{xk} {yk} {pawn} {xtm}: table {table}, model {model}"));
+            bad.push(format!(
+                "{xk} {yk} {pawn} {xtm}: table {table}, model {model}"
+            ));
         }
     }
     println!("KPK: {n} positions (the pawn's side's view), {won} won, the model agrees");
@@ -112,7 +114,14 @@ impl Z80Kpk {
 
     /// KPKEV on White king `wk`, Black king `bk`, the pawn (White's when `white_pawn`):
     /// Some(HL) when it scored (carry).
-    fn call(&mut self, wk: u8, bk: u8, pawn: u8, white_pawn: bool, white_to_move: bool) -> Option<i32> {
+    fn call(
+        &mut self,
+        wk: u8,
+        bk: u8,
+        pawn: u8,
+        white_pawn: bool,
+        white_to_move: bool,
+    ) -> Option<i32> {
         let m = &mut self.e.machine;
         let at = |s: u8| (self.board + 21 + 10 * (s as u16 / 8) + s as u16 % 8) as usize;
         for s in 0..64u8 {
@@ -276,7 +285,8 @@ fn the_bitbase_changes_the_move_it_should_and_off_is_the_old_scoring() {
     let best = |text: &str| {
         let mut e = Engine::new(Build::Full).unwrap();
         if !text.is_empty() {
-            e.load_params(&ParamFile::parse(text, "t").unwrap()).unwrap();
+            e.load_params(&ParamFile::parse(text, "t").unwrap())
+                .unwrap();
         }
         sargon::load(&mut e, &parse_fen(fen).unwrap()).unwrap();
         e.search(2, false).unwrap().best.uci()
@@ -292,5 +302,8 @@ fn the_bitbase_changes_the_move_it_should_and_off_is_the_old_scoring() {
         .unwrap();
     let mut after = pos.clone();
     after.play_unchecked(m);
-    assert!(s.probe(&after).unwrap().before().is_win(), "{with} keeps the win");
+    assert!(
+        s.probe(&after).unwrap().before().is_win(),
+        "{with} keeps the win"
+    );
 }

@@ -111,7 +111,8 @@ fn search_prints_the_depth_reached_and_the_cost_per_evaluation() {
     assert!(out.contains("lazy exits 0, stand-pat returns 0"), "{out}");
     assert!(out.contains("evaluations per move made"), "{out}");
     // Without a time: the level, as before, and the same cost line.
-    let (code, out, err) = z80chess(&["search", "--build", "full", "--fen", DRAGON, "--level", "1"]);
+    let (code, out, err) =
+        z80chess(&["search", "--build", "full", "--fen", DRAGON, "--level", "1"]);
     assert_eq!(code, Some(0), "{err}");
     assert!(!out.contains("movetime"), "{out}");
     assert!(out.contains("T-states per evaluation "), "{out}");

@@ -363,7 +363,11 @@ fn the_full_screen_names_a_bad_argument() {
         ("save", "give a file name"),
     ] {
         a.submit(line);
-        assert!(a.message.1 && a.message.0.contains(want), "{line}: {:?}", a.message);
+        assert!(
+            a.message.1 && a.message.0.contains(want),
+            "{line}: {:?}",
+            a.message
+        );
     }
     assert_eq!(a.game.level, level);
     assert!(a.game.plies.is_empty());

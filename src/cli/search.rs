@@ -129,13 +129,7 @@ pub fn cli(
     iterate: bool,
     params: Option<&std::path::Path>,
 ) -> Result<(), String> {
-    cli_limited(
-        fen,
-        moves,
-        Limit::Level { level, iterate },
-        build,
-        params,
-    )
+    cli_limited(fen, moves, Limit::Level { level, iterate }, build, params)
 }
 
 /// `z80chess search` under a [`Limit`].
@@ -166,7 +160,10 @@ pub fn cli_limited(
     }
     let before = crate::profile::evals::Counters::read(&engine);
     let r = limit.search(&mut engine)?;
-    let cost = EvalCost::of(&r, crate::profile::evals::Counters::read(&engine).since(before));
+    let cost = EvalCost::of(
+        &r,
+        crate::profile::evals::Counters::read(&engine).since(before),
+    );
     for d in &r.depths {
         println!(
             "info depth {} best {} score {} pv {}",

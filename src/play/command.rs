@@ -122,7 +122,9 @@ impl Command {
                 Ok(b) => Command::Build(b),
                 Err(_) => return Err(CommandError::Build(rest.into())),
             },
-            "fen" => Command::Fen(Box::new(parse_fen(rest).map_err(|e| CommandError::Fen(e.to_string()))?)),
+            "fen" => Command::Fen(Box::new(
+                parse_fen(rest).map_err(|e| CommandError::Fen(e.to_string()))?,
+            )),
             "save" if rest.is_empty() => return Err(CommandError::NoFile("save")),
             "save" => Command::Save(rest.into()),
             "load" if rest.is_empty() => return Err(CommandError::NoFile("load")),
@@ -187,17 +189,27 @@ mod tests {
     #[test]
     fn a_bad_argument_is_named() {
         let bad = [
-            ("level 7", "level: please give a look ahead from 1 to 6 ('7' is not one)"),
+            (
+                "level 7",
+                "level: please give a look ahead from 1 to 6 ('7' is not one)",
+            ),
             ("level", "level: please give a look ahead from 1 to 6"),
             ("ponder", "ponder: on or off"),
-            ("build z80", "build: article, 1978 or full ('z80' is not one)"),
+            (
+                "build z80",
+                "build: article, 1978 or full ('z80' is not one)",
+            ),
             ("colour red", "color: white or black ('red' is not one)"),
             ("ponder maybe", "ponder: on or off ('maybe' is not one)"),
             ("save", "save: give a file name"),
             ("load  ", "load: give a file name"),
         ];
         for (line, want) in bad {
-            assert_eq!(Command::parse(line).unwrap_err().to_string(), want, "{line}");
+            assert_eq!(
+                Command::parse(line).unwrap_err().to_string(),
+                want,
+                "{line}"
+            );
         }
         let fen = Command::parse("fen 9/8 w").unwrap_err();
         assert!(fen.shout().starts_with("FEN: "), "{}", fen.shout());

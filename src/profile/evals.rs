@@ -93,9 +93,7 @@ impl EvalCost {
     /// One line: `T-states per evaluation N (T T / E evaluations that ran every term; lazy
     /// exits L, stand-pat returns S); X evaluations per move made`.
     pub fn line(&self) -> String {
-        let per = self
-            .per_evaluation()
-            .map_or_else(|| "-".to_string(), group);
+        let per = self.per_evaluation().map_or_else(|| "-".to_string(), group);
         let per_move = self
             .evaluations_per_move()
             .map_or_else(|| "-".to_string(), |x| format!("{x:.2}"));
@@ -164,11 +162,17 @@ mod tests {
         assert_eq!(c.per_evaluation(), Some(50_000));
         assert_eq!(c.evaluations_per_move(), Some(0.75));
         let l = c.line();
-        assert!(l.starts_with("T-states per evaluation 50,000 (1,000,000 T / 20 "), "{l}");
+        assert!(
+            l.starts_with("T-states per evaluation 50,000 (1,000,000 T / 20 "),
+            "{l}"
+        );
         assert!(l.contains("lazy exits 10, stand-pat returns 4"), "{l}");
         assert!(l.ends_with("0.75 evaluations per move made"), "{l}");
         let none = EvalCost::default();
-        assert_eq!((none.per_evaluation(), none.evaluations_per_move()), (None, None));
+        assert_eq!(
+            (none.per_evaluation(), none.evaluations_per_move()),
+            (None, None)
+        );
         assert_eq!(c.plus(c).full_evaluations(), 40);
     }
 

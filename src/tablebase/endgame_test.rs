@@ -438,7 +438,9 @@ pub fn run(
         }
     }
     if s.jobs == 0 {
-        return Err(TablebaseError::Usage("--jobs 0: at least one game at a time".into()));
+        return Err(TablebaseError::Usage(
+            "--jobs 0: at least one game at a time".into(),
+        ));
     }
     if store.metric != Metric::Dtm {
         return Err(TablebaseError::Usage(
@@ -519,26 +521,21 @@ pub fn cli(args: &EndgameTestArgs) -> Result<(), String> {
         params: args.params.as_deref(),
         jobs: args.jobs,
     };
-    let report = run(
-        &mut store,
-        &args.name,
-        &settings,
-        |g| {
-            if verbose {
-                println!(
-                    "{:5} {} {:50} {} — {}",
-                    match g.class {
-                        Class::Win => "win",
-                        Class::Draw => "draw",
-                    },
-                    if g.passed { "ok  " } else { "FAIL" },
-                    g.start,
-                    g.start_value,
-                    g.end
-                );
-            }
-        },
-    )
+    let report = run(&mut store, &args.name, &settings, |g| {
+        if verbose {
+            println!(
+                "{:5} {} {:50} {} — {}",
+                match g.class {
+                    Class::Win => "win",
+                    Class::Draw => "draw",
+                },
+                if g.passed { "ok  " } else { "FAIL" },
+                g.start,
+                g.start_value,
+                g.end
+            );
+        }
+    })
     .map_err(|e| e.to_string())?;
     let name = store
         .table(&args.name)

@@ -25,7 +25,11 @@ pub const BYTES: usize = 24 * 64 * 64 / 8;
 pub fn normalise(xk: u8, yk: u8, pawn: u8) -> (usize, u8, u8) {
     let flip = if pawn & 7 > 3 { 7 } else { 0 };
     let p = pawn ^ flip;
-    (((p >> 3) as usize - 1) * 4 + (p & 7) as usize, xk ^ flip, yk ^ flip)
+    (
+        ((p >> 3) as usize - 1) * 4 + (p & 7) as usize,
+        xk ^ flip,
+        yk ^ flip,
+    )
 }
 
 /// The bit's index (X to move; squares from X's side, any file).

@@ -19,10 +19,8 @@ pub type Row = (
 /// and no rule's weight changes a move there (its own proofs: `tests/kpkbase.rs`).
 pub fn engine_with(fen: &str, text: &str) -> Engine {
     let mut e = Engine::new(Build::Full).unwrap();
-    e.load_params(
-        &ParamFile::parse(&format!("[default]\nP_FLAGS2 = 0\n{text}"), "test").unwrap(),
-    )
-    .unwrap();
+    e.load_params(&ParamFile::parse(&format!("[default]\nP_FLAGS2 = 0\n{text}"), "test").unwrap())
+        .unwrap();
     sargon::load(&mut e, &parse_fen(fen).unwrap()).unwrap();
     e
 }
