@@ -409,19 +409,23 @@ fn searched(fen: &str, level: u8, flags2: u8) -> (z80chess::firmware::SearchResu
     (r, t)
 }
 
-/// The bench's four middlegames at level 3: the same root score and move with F2_ORDER on as
-/// off (alpha-beta's value does not depend on the order), in fewer T-states.
+/// The bench's four middlegames at levels 3 and 4: the same root score and move with F2_ORDER
+/// on as off (alpha-beta's value does not depend on the order; the table and aspiration are
+/// off by default), in fewer T-states and evaluations.
 #[test]
 fn ordering_keeps_the_root_score_in_fewer_tstates() {
-    for &(name, fen, _) in &z80chess::profile::bench::POSITIONS[..4] {
-        let (off, t_off) = searched(fen, 3, 1);
-        let (on, t_on) = searched(fen, 3, 3);
-        println!(
-            "{name}: {:?} {:?}, off {} moves {} evaluations {t_off} T, on {} moves {} evaluations {t_on} T",
-            on.best, on.score, off.nodes, off.evaluations, on.nodes, on.evaluations
-        );
-        assert_eq!((on.score, on.best), (off.score, off.best), "{name}");
-        assert!(t_on < t_off, "{name}: {t_on} T on, {t_off} off");
-        assert!(on.evaluations < off.evaluations, "{name}");
+    for level in [3, 4] {
+        for &(name, fen, _) in &z80chess::profile::bench::POSITIONS[..4] {
+            let (off, t_off) = searched(fen, level, 1);
+            let (on, t_on) = searched(fen, level, 3);
+            println!(
+                "{name} L{level}: {:?} {:?}, off {} moves {} evaluations {t_off} T, \
+                 on {} moves {} evaluations {t_on} T",
+                on.best, on.score, off.nodes, off.evaluations, on.nodes, on.evaluations
+            );
+            assert_eq!((on.score, on.best), (off.score, off.best), "{name} L{level}");
+            assert!(t_on < t_off, "{name} L{level}: {t_on} T on, {t_off} off");
+            assert!(on.evaluations < off.evaluations, "{name} L{level}");
+        }
     }
 }

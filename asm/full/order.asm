@@ -187,7 +187,7 @@ ORDER:  LD      (ORDBEG),HL
 ;   in: A = its flags, C = from, B = to, IX+F_PLY the ply
 ;   out: HL = the key   keeps: BC, IX   clobbers: A, DE
 ;   CALLED BY: ORDER
-;   CALLS:     OHADR
+;   CALLS:     OHADR, OKADR
 OKEY:   LD      E,A
         AND     27h
         JR      Z,.quiet
@@ -228,12 +228,7 @@ OKEY:   LD      E,A
         OR      E
         LD      L,A
         RET
-.quiet: LD      A,(IX+F_PLY)    ; the ply's killers
-        AND     15
-        ADD     A,A
-        ADD     A,A
-        LD      L,A
-        LD      H,ORDKIL >> 8
+.quiet: CALL    OKADR           ; the ply's killers
         LD      A,C
         CP      (HL)
         INC     HL
@@ -258,6 +253,17 @@ OKEY:   LD      E,A
         INC     HL
         LD      H,(HL)
         LD      L,A
+        RET
+
+; OKADR: HL = the killers of ply IX+F_PLY (AND 15).   clobbers: A
+;   CALLED BY: OKEY, ORDCUT
+;   CALLS:     -
+OKADR:  LD      A,(IX+F_PLY)
+        AND     15
+        ADD     A,A
+        ADD     A,A
+        LD      L,A
+        LD      H,ORDKIL >> 8
         RET
 
 ; OHADR: HL = the history entry of the mover on C (BOARD) to B.
@@ -292,7 +298,7 @@ OHADR:  LD      H,BPAGE
 ;   clobbers: all but IX   needs: page 5 selected
 ;   cost: about 400 T; a halving about 110,000 T
 ;   CALLED BY: - (SRCH, through ORDFAR)
-;   CALLS:     OHADR
+;   CALLS:     OHADR, OKADR
 ORDCUT: LD      L,(IX+F_ENTRY)
         LD      H,(IX+F_ENTRY+1)
         LD      A,H
@@ -307,12 +313,7 @@ ORDCUT: LD      L,(IX+F_ENTRY)
         LD      A,(HL)
         AND     27h
         RET     NZ              ; a capture or a promotion
-        LD      A,(IX+F_PLY)
-        AND     15
-        ADD     A,A
-        ADD     A,A
-        LD      L,A
-        LD      H,ORDKIL >> 8
+        CALL    OKADR
         LD      A,C
         CP      (HL)
         JR      NZ,.new

@@ -63,9 +63,9 @@ FNDMOV: LD      A,(MOVENO)
 ;   clobbers: all but IX
 ;   CALLED BY: FNDMOV
 ;   CALLS:     BRFRONT, BRNOTE, CMPW, DRAWCK, EXTCAP, FLIP, GENMOV, INCHK,
-;              MKMOVE, NEGHL, PINFND, POINTS, PVCLR, PVLEAF, PVNODE, PVNOTE,
-;              PVSET, RSROOT, RTNOTE, SCADR, SORTM, TMFRONT, TMPOLL, TMROOT,
-;              TTBETA, TTEND, TTFRONT, TTMOVE, TTPRB, UNMK
+;              MKMOVE, NEGHL, ORDFAR, PINFND, POINTS, PVCLR, PVLEAF, PVNODE,
+;              PVNOTE, PVSET, RSROOT, RTNOTE, SCADR, SORTM, TMFRONT, TMPOLL,
+;              TMROOT, TTBETA, TTEND, TTFRONT, TTMOVE, TTPRB, UNMK
 SRCH:   PUSH    IX
         LD      IX,-SFRAME
         ADD     IX,SP
@@ -432,8 +432,8 @@ SRCH:   PUSH    IX
 ; then the last completed depth's. kind: 0 searched, 1 book, 2 stopped early,
 ; 3 stopped by an overflow of MLIST or the stack.
 ;   CALLED BY: - (CMDLP, through CMDTAB)
-;   CALLS:     ASPBEG, ASPCHK, CMDERR, FNDMOV, GETB, KEEPBM, LEGALS, PUTB,
-;              PUTBM, PUTOK, PUTPV, PUTRP, PVRST, PVSTART, RSOK, SELPRM,
+;   CALLS:     ASPBEG, ASPCHK, CMDERR, FNDMOV, GETB, KEEPBM, LEGALS, ORDFAR,
+;              PUTB, PUTBM, PUTOK, PUTPV, PUTRP, PVRST, PVSTART, RSOK, SELPRM,
 ;              TMITER, TMNEXT, TMSTART, TMSTOP
 ; ---------------------------------------------------------------------------
 CSRCH:  CALL    GETB
