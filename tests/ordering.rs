@@ -156,7 +156,10 @@ impl Z80 {
         let n = (end - first) / 6;
         while at >> 8 != 0 {
             assert!(out.len() < n as usize, "the links loop");
-            assert!(at >= first && at < end && (at - first) % 6 == 0, "a link outside the list: {at:04X}");
+            assert!(
+                at >= first && at < end && (at - first).is_multiple_of(6),
+                "a link outside the list: {at:04X}"
+            );
             let m = &self.e.machine.bus.mem;
             out.push(Entry {
                 from: m[at as usize + 2],
@@ -187,8 +190,11 @@ impl Z80 {
 /// The model's key of an entry in `pos` (the mover and the victim from shakmaty's board).
 fn key(pos: &Chess, x: &Entry, killers: [(u8, u8); 2], z: &Z80) -> u16 {
     let board = pos.board();
-    let mover = board.piece_at(square(x.from)).expect("a mover on the from square");
-    let promo = (x.flags & 0x20 != 0).then(|| [Role::Queen, Role::Rook, Role::Bishop, Role::Knight][(x.flags >> 6) as usize]);
+    let mover = board
+        .piece_at(square(x.from))
+        .expect("a mover on the from square");
+    let promo = (x.flags & 0x20 != 0)
+        .then(|| [Role::Queen, Role::Rook, Role::Bishop, Role::Knight][(x.flags >> 6) as usize]);
     let victim = match board.piece_at(square(x.to)) {
         Some(p) => Some(p.role),
         None if mover.role == Role::Pawn && x.from % 10 != x.to % 10 => Some(Role::Pawn), // e.p.
@@ -214,9 +220,15 @@ fn key(pos: &Chess, x: &Entry, killers: [(u8, u8); 2], z: &Z80) -> u16 {
 }
 
 /// The model's order: descending (key, from, to); the table move first.
-fn model(pos: &Chess, list: &[Entry], killers: [(u8, u8); 2], tt: Option<Entry>, z: &Z80) -> Vec<Entry> {
+fn model(
+    pos: &Chess,
+    list: &[Entry],
+    killers: [(u8, u8); 2],
+    tt: Option<Entry>,
+    z: &Z80,
+) -> Vec<Entry> {
     let mut v: Vec<(u16, Entry)> = list.iter().map(|x| (key(pos, x, killers, z), *x)).collect();
-    v.sort_by(|a, b| (b.0, b.1.from, b.1.to).cmp(&(a.0, a.1.from, a.1.to)));
+    v.sort_by_key(|b| std::cmp::Reverse((b.0, b.1.from, b.1.to)));
     let mut out: Vec<Entry> = v.into_iter().map(|(_, x)| x).collect();
     if let Some(t) = tt {
         let i = out.iter().position(|x| *x == t).unwrap();
@@ -271,14 +283,25 @@ fn scramble(z: &mut Z80, rng: &mut Rng, list: &[Entry], ply: u8) {
     let his = sym("ORDHIS") as usize;
     let zero = rng.below(3) == 0; // a third of the cases: all ties but killers and captures
     for i in 0..12 * 78 {
-        let v: u16 = if zero || rng.below(3) == 0 { 0 } else { rng.below(0x4000) as u16 };
+        let v: u16 = if zero || rng.below(3) == 0 {
+            0
+        } else {
+            rng.below(0x4000) as u16
+        };
         z.mem()[his + 2 * i..his + 2 * i + 2].copy_from_slice(&v.to_le_bytes());
     }
 }
 
 fn show(v: &[Entry]) -> String {
     v.iter()
-        .map(|x| format!("{}{}{}", square(x.from), square(x.to), if x.flags & 0x20 != 0 { "=" } else { "" }))
+        .map(|x| {
+            format!(
+                "{}{}{}",
+                square(x.from),
+                square(x.to),
+                if x.flags & 0x20 != 0 { "=" } else { "" }
+            )
+        })
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -296,7 +319,8 @@ fn order_is_the_models_and_does_not_depend_on_the_lists_order() {
         for m in pos.legal_moves() {
             let (f, t) = (m.from().unwrap(), m.to());
             assert!(
-                list.iter().any(|x| square(x.from) == f && (square(x.to) == t || m.is_castle())),
+                list.iter()
+                    .any(|x| square(x.from) == f && (square(x.to) == t || m.is_castle())),
                 "{m} missing from GENMOV's list"
             );
         }
@@ -307,8 +331,15 @@ fn order_is_the_models_and_does_not_depend_on_the_lists_order() {
         let killers = z.killers(ply);
         let want = model(&pos, &list, killers, tt_i.map(|i| list[i]), &z);
         let (got, scores) = z.order(first, end, ply, tt_addr);
-        assert!(scores.iter().all(|&s| s == 0), "ORDER leaves every score byte 0");
-        assert_eq!(z.entries(first, end), list, "ORDER keeps every entry's flags");
+        assert!(
+            scores.iter().all(|&s| s == 0),
+            "ORDER leaves every score byte 0"
+        );
+        assert_eq!(
+            z.entries(first, end),
+            list,
+            "ORDER keeps every entry's flags"
+        );
         // the same set, shuffled (the table move where it lands), links the same order
         let mut shuffled = list.clone();
         for i in (1..shuffled.len()).rev() {
@@ -337,7 +368,10 @@ fn order_is_the_models_and_does_not_depend_on_the_lists_order() {
         n += 1;
         moves += list.len();
         with_tt += tt_i.is_some() as usize;
-        killer_hits += list.iter().filter(|x| (x.from, x.to) == killers[0] || (x.from, x.to) == killers[1]).count();
+        killer_hits += list
+            .iter()
+            .filter(|x| (x.from, x.to) == killers[0] || (x.from, x.to) == killers[1])
+            .count();
         captures += list.iter().filter(|x| x.flags & 0x27 != 0).count();
     }
     println!(
@@ -352,7 +386,8 @@ fn order_is_the_models_and_does_not_depend_on_the_lists_order() {
 #[test]
 fn a_cutoff_records_killers_and_history() {
     let mut z = Z80::new();
-    let pos = parse_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4").unwrap();
+    let pos =
+        parse_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4").unwrap();
     sargon::load(&mut z.e, &pos).unwrap();
     let (first, end) = z.generate();
     let list = z.entries(first, end);
@@ -367,8 +402,12 @@ fn a_cutoff_records_killers_and_history() {
         code.extend([0xCD, far as u8, (far >> 8) as u8, 0xD3, 0xFF]);
         z.run(&code);
     };
-    let quiet: Vec<usize> = (0..list.len()).filter(|&i| list[i].flags & 0x27 == 0).collect();
-    let capture = (0..list.len()).find(|&i| list[i].flags & 0x27 != 0).unwrap();
+    let quiet: Vec<usize> = (0..list.len())
+        .filter(|&i| list[i].flags & 0x27 == 0)
+        .collect();
+    let capture = (0..list.len())
+        .find(|&i| list[i].flags & 0x27 != 0)
+        .unwrap();
     let (a, b) = (quiet[0], quiet[1]);
     let hist = |z: &Z80, i: usize| {
         let p = pos.board().piece_at(square(list[i].from)).unwrap();
@@ -378,9 +417,15 @@ fn a_cutoff_records_killers_and_history() {
     assert_eq!(z.killers(2), [(list[a].from, list[a].to), (0, 0)]);
     assert_eq!(hist(&z, a), 9);
     call_cut(&mut z, b, 2, 4);
-    assert_eq!(z.killers(2), [(list[b].from, list[b].to), (list[a].from, list[a].to)]);
+    assert_eq!(
+        z.killers(2),
+        [(list[b].from, list[b].to), (list[a].from, list[a].to)]
+    );
     call_cut(&mut z, b, 2, 4); // the first killer again: no shift
-    assert_eq!(z.killers(2), [(list[b].from, list[b].to), (list[a].from, list[a].to)]);
+    assert_eq!(
+        z.killers(2),
+        [(list[b].from, list[b].to), (list[a].from, list[a].to)]
+    );
     assert_eq!(hist(&z, b), 18);
     call_cut(&mut z, a, 6, 4); // beyond PLYMAX + 1: depth 1
     assert_eq!(hist(&z, a), 10);
@@ -423,7 +468,11 @@ fn ordering_keeps_the_root_score_in_fewer_tstates() {
                  on {} moves {} evaluations {t_on} T",
                 on.best, on.score, off.nodes, off.evaluations, on.nodes, on.evaluations
             );
-            assert_eq!((on.score, on.best), (off.score, off.best), "{name} L{level}");
+            assert_eq!(
+                (on.score, on.best),
+                (off.score, off.best),
+                "{name} L{level}"
+            );
             assert!(t_on < t_off, "{name} L{level}: {t_on} T on, {t_off} off");
             assert!(on.evaluations < off.evaluations, "{name} L{level}");
         }
