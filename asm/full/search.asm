@@ -63,9 +63,9 @@ FNDMOV: LD      A,(MOVENO)
 ;   clobbers: all but IX
 ;   CALLED BY: FNDMOV
 ;   CALLS:     BRFRONT, BRNOTE, CMPW, DRAWCK, EXTCAP, FLIP, GENMOV, INCHK,
-;              MKMOVE, NEGHL, PINFND, POINTS, PVCLR, PVLEAF, PVNODE, PVNOTE,
-;              PVSET, RSROOT, RTNOTE, SCADR, SORTM, TMFRONT, TMPOLL, TMROOT,
-;              TTBETA, TTEND, TTFRONT, TTMOVE, TTPRB, UNMK
+;              MKMOVE, NEGHL, ORDFAR, PINFND, POINTS, PVCLR, PVLEAF, PVNODE,
+;              PVNOTE, PVSET, RSROOT, RTNOTE, SCADR, SORTM, TMFRONT, TMPOLL,
+;              TMROOT, TTBETA, TTEND, TTFRONT, TTMOVE, TTPRB, UNMK
 SRCH:   PUSH    IX
         LD      IX,-SFRAME
         ADD     IX,SP
@@ -161,7 +161,10 @@ SRCH:   PUSH    IX
         JR      NZ,.some
         LD      HL,0            ; no moves at all
         JR      .head
-.some:  LD      A,(PLYMAX)
+.some:  LD      A,(P_FLAGS2)    ; F2_ORDER: below the root, order.asm's
+        AND     F2_ORDER        ; keys (no evaluation)
+        JP      NZ,.ord
+.srt:   LD      A,(PLYMAX)
         LD      B,A
         LD      A,(IX+F_PLY)
         CP      B
@@ -203,7 +206,7 @@ SRCH:   PUSH    IX
         ADD     HL,DE
         LD      A,(HL)
         OR      A
-        JR      Z,.loop
+        JP      Z,.unev         ; illegal, or not evaluated (F2_ORDER)
         LD      A,(RSON)        ; roots.asm: a root move outside the set
         OR      A
         CALL    NZ,RSROOT
@@ -347,7 +350,29 @@ SRCH:   PUSH    IX
         JP      .done
 .cutb:  CALL    TTBETA          ; a lower bound for the table
         CALL    BRNOTE          ; endgame.asm: the refutation (ply 2)
+        LD      A,(P_FLAGS2)    ; F2_ORDER: a killer, history (order.asm)
+        AND     F2_ORDER
+        JP      Z,.cut
+        LD      IY,ORDCUT
+        CALL    ORDFAR
         JP      .cut
+.ord:   LD      A,(IX+F_PLY)    ; F2_ORDER: the root keeps SORTM
+        DEC     A
+        JP      Z,.srt
+        LD      IY,ORDER
+        CALL    ORDFAR
+        JP      .head
+.unev:  LD      A,(P_FLAGS2)    ; F2_ORDER: ORDER left every score 0, so
+        AND     F2_ORDER        ; the move is made and tested here (at the
+        JP      Z,.loop         ; root a 0 is SORTM's: illegal)
+        LD      A,(IX+F_PLY)
+        DEC     A
+        JP      Z,.loop
+        CALL    MKMOVE
+        LD      A,(COLOR)
+        CALL    INCHK
+        JP      NZ,.ill
+        JP      .desc
 .next:  JP      .loop
 .end:   LD      A,(IX+F_MATE)
         OR      A
@@ -407,8 +432,8 @@ SRCH:   PUSH    IX
 ; then the last completed depth's. kind: 0 searched, 1 book, 2 stopped early,
 ; 3 stopped by an overflow of MLIST or the stack.
 ;   CALLED BY: - (CMDLP, through CMDTAB)
-;   CALLS:     ASPBEG, ASPCHK, CMDERR, FNDMOV, GETB, KEEPBM, LEGALS, PUTB,
-;              PUTBM, PUTOK, PUTPV, PUTRP, PVRST, PVSTART, RSOK, SELPRM,
+;   CALLS:     ASPBEG, ASPCHK, CMDERR, FNDMOV, GETB, KEEPBM, LEGALS, ORDFAR,
+;              PUTB, PUTBM, PUTOK, PUTPV, PUTRP, PVRST, PVSTART, RSOK, SELPRM,
 ;              TMITER, TMNEXT, TMSTART, TMSTOP
 ; ---------------------------------------------------------------------------
 CSRCH:  CALL    GETB
@@ -449,6 +474,12 @@ CSRCH:  CALL    GETB
         CALL    SELPRM          ; the opening's parameter block
         LD      HL,TTAGE        ; a new search: older entries may go first
         INC     (HL)
+        LD      A,(P_FLAGS2)    ; F2_ORDER: no killers, no history yet
+        AND     F2_ORDER
+        JR      Z,.nord
+        LD      IY,ORDCLR
+        CALL    ORDFAR
+.nord:
         CALL    TMSTART         ; time.asm: the clock, when timed
         CALL    PVRST           ; time.asm: no reply to ponder on yet
         CALL    PVSTART         ; pv.asm: no line yet
@@ -615,3 +646,19 @@ CMPW:   LD      A,H
         LD      A,E
         CP      L
         RET
+
+; ORDFAR: call the routine IY of order.asm (expansion ROM page 5) and
+; restore the page.   in/out: as the routine's (HL, DE, BC; not AF)
+;   CALLED BY: CSRCH, SRCH
+;   CALLS:     -
+ORDFAR: IN      A,(PPAGE)
+        PUSH    AF
+        LD      A,PAGEOF(ORDER)
+        OUT     (PPAGE),A
+        CALL    .go
+        POP     AF
+        OUT     (PPAGE),A
+        RET
+.go:    JP      (IY)
+
+        INCLUDE "order.asm"     ; cheap interior ordering (page 5)
