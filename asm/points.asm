@@ -44,8 +44,9 @@
 ;   CALLED BY: CEVAL, EVAL, FNDMOV, SRCH
 ;   CALLS:     ATTACK, BATTLE, BCNOW (full), CLAMP (article), CLAMPW (full),
 ;              DEVEL, DSHIFT (full), INC32, KNOW (full), KPEND (full),
-;              LIMIT (article+1978), LUSPRE (full), MULAW (full),
-;              NEGHL (full), PATK (article+full), SEXT (article)
+;              LIMIT (article+1978), LUSPRE (full), LZHOOK (full),
+;              LZKGET (full), MULAW (full), NEGHL (full),
+;              PATK (article+full), SEXT (article)
 POINTS: LD      HL,NEVAL
         CALL    INC32
         XOR     A
@@ -121,7 +122,13 @@ POINTS: LD      HL,NEVAL
         CALL    NZ,DEVEL
         CALL    PATK
         JR      .pa
-.pb0:   LD      HL,ATKMAP+SQ_A1-1
+.pb0:
+        IF      BUILD == B_FULL
+        LD      A,(P_FLAGS2)    ; lazy evaluation (full/lazy.asm) may end
+        AND     F2_LAZY         ; POINTS here
+        CALL    NZ,LZHOOK
+        ENDIF
+        LD      HL,ATKMAP+SQ_A1-1
 .pb:    INC     L
         LD      A,(HL)
         OR      A
@@ -901,8 +908,8 @@ CLAMP:  BIT     7,H
         RET
 
 ; INC32: add 1 to the 32-bit counter at HL.   clobbers: HL, F
-;   CALLED BY: ASPCHK (full), BATTLE, LUSVAL (full), MKMOVE, PHPROBE (full),
-;              POINTS, TTPRB (full), TTSTO (full)
+;   CALLED BY: ASPCHK (full), BATTLE, LUSVAL (full), LZTRY (full), MKMOVE,
+;              PHPROBE (full), POINTS, TTPRB (full), TTSTO (full)
 ;   CALLS:     -
 INC32:  INC     (HL)
         RET     NZ
