@@ -51,14 +51,17 @@ LZW1    EQU     LZRAM+13h       ; 1  the side to move's two largest
 LZW2    EQU     LZRAM+14h       ; 1
 LZCK    EQU     LZRAM+15h       ; 1  nonzero: the piece just moved is attacked
 LZTO    EQU     LZRAM+16h       ; 1  the square it moved to
-LZEND   EQU     LZRAM+17h
+LZLP    EQU     LZRAM+17h       ; 2  the battles' list pointer
+LZLST   EQU     LZRAM+40h       ; 33 the squares of the battles, a1 to h8, 0
+LZEND   EQU     LZLST+33
         ASSERT  LZEND <= XRAMLO+1000h, "lazy.asm's RAM runs past 6FFFh"
 
 ; LZHOOK: POINTS (F2_LAZY on) after its pass over the pieces: LZTRY in page
-; 7; on an early exit POINTS returns from here with HL = VALMW (VALM and the
-; entry's sort key are not written: a leaf's are never read).
-;   in: as POINTS at .pb0   out: back to POINTS, or POINTS' return
-;   clobbers: all but IX   cost: 100 T + LZTRY
+; 7. Back to POINTS' second pass (LZTRY did nothing), or on at POINTS.pend
+; (LZTRY fought the battles from its list), or, on an early exit, POINTS
+; returns from here with HL = VALMW (VALM and the entry's sort key are not
+; written: a leaf's are never read).
+;   in: as POINTS at .pb0   clobbers: all but IX   cost: 110 T + LZTRY
 ;   CALLED BY: POINTS
 ;   CALLS:     LZTRY
 LZHOOK: IN      A,(PPAGE)
@@ -69,8 +72,11 @@ LZHOOK: IN      A,(PPAGE)
         POP     DE              ; D = the page before (flags, HL kept)
         LD      A,D
         OUT     (PPAGE),A
-        RET     NC
-        POP     DE              ; POINTS' own return address is next
+        JR      C,.lazy
+        RET     Z               ; POINTS' own second pass
+        POP     DE
+        JP      POINTS.pend     ; the battles are fought
+.lazy:  POP     DE              ; POINTS' own return address is next
         RET
 
 ; LZKGET: HL = KNOW's sum as LZTRY computed it; LZKON cleared.
@@ -85,27 +91,33 @@ LZKGET: XOR     A
 
         PAGE    7
 ; LZTRY: at a leaf, bound what the exchange analysis can change (above)
-; and leave early when the window allows.
+; and leave early when the window allows. Its scan of ATKMAP clears the
+; marks and lists the squares where POINTS' second pass would fight a battle
+; (an enemy attacker's mark), so when it goes on it fights them itself, in the
+; second pass's order, and POINTS skips that pass.
 ;   in: POINTS after the pass over the pieces (MTRLW, BRDC, DEVW, ATKMAP)
-;   out: carry = leave: HL = VALMW (a bound), NLAZY counted, ATKMAP
-;        cleared; no carry = go on (LZKON set when KNOW ran)
+;   out: carry = leave: HL = VALMW (a bound), NLAZY counted; no carry: Z =
+;        nothing done (not a leaf), NZ = the battles fought, ATKMAP clear
+;        (LZKON set when KNOW ran)
 ;   clobbers: all but IX
-;   cost: about 2,500 T (the scan) + KNOW + 1,500 T; 250 T off a leaf
+;   cost: about 3,000 T (the scan) + KNOW + 1,500 T at a leaf; 150 T else
 ;   CALLED BY: LZHOOK
-;   CALLS:     BCNOW, CLAMPW, CMPW, DSHIFT, INC32, KNOW, MULAW, NEGHL, SCADR
+;   CALLS:     ATTACK, BATTLE, BCNOW, CLAMPW, CMPW, DSHIFT, INC32, KNOW,
+;              MULAW, NEGHL, SCADR
 LZTRY:  LD      A,(PATHON)      ; a search path (not the root's, not 'Q')
         OR      A
         RET     Z
-        LD      A,(EVBRK)
+        LD      A,(EVBRK)       ; ('Q' lists its battles)
         OR      A
-        RET     NZ
+        JR      NZ,.nil
         LD      A,(PLYMAX)      ; a leaf: NPLY >= PLYMAX
         LD      B,A
         LD      A,(NPLY)
         CP      B
-        CCF
-        RET     NC
-        XOR     A               ; the scan of ATKMAP (kept for the battles)
+        JR      NC,.leaf
+.nil:   XOR     A               ; (Z, no carry) an ordering evaluation
+        RET
+.leaf:  XOR     A               ; the scan of ATKMAP
         LD      (LZML),A
         LD      (LZW1),A
         LD      (LZW2),A
@@ -116,40 +128,46 @@ LZTRY:  LD      A,(PATHON)      ; a search path (not the root's, not 'Q')
         INC     HL
         LD      A,(HL)
         LD      (LZTO),A
-        LD      A,(COLOR)
-        LD      C,A             ; C = the mover
+        LD      DE,LZLST        ; DE = the list's end
         LD      HL,ATKMAP+SQ_A1-1
 .s:     INC     L
         LD      A,(HL)
         OR      A
         JR      Z,.s
+        LD      B,A             ; B = the attackers' nibbles
         LD      A,L
         CP      (ATKMAP+SQ_H8+1) & 0FFh
         JR      NC,.k           ; the sentinel after h8's byte
+        LD      (HL),0
         RES     7,L
-        LD      B,(HL)          ; B = the piece
-        SET     7,L
-        LD      A,(HL)
-        BIT     7,B
+        LD      A,B
+        BIT     7,(HL)
         JR      Z,.wp
         AND     0Fh             ; a black piece: White's attackers
         JR      .at
 .wp:    AND     0F0h            ; a white piece: Black's
-.at:    JR      Z,.s            ; none: no battle there
+.at:    LD      B,(HL)          ; B = the piece
+        SET     7,L
+        JR      Z,.s            ; no enemy attacker: no battle there
+        LD      A,L
+        AND     7Fh
+        LD      (DE),A          ; a battle: listed
+        INC     E
+        PUSH    HL
         LD      A,B
         AND     7
         ADD     A,PVALUE & 0FFh
-        LD      E,A
-        LD      D,PVALUE >> 8
-        LD      A,(DE)
-        LD      E,A             ; E = its value, the most it can lose
-        LD      A,B
-        XOR     C
+        LD      L,A
+        LD      H,PVALUE >> 8
+        LD      C,(HL)          ; C = its value, the most it can lose
+        POP     HL
+        LD      A,(COLOR)
+        XOR     B
         JP      M,.them
         LD      A,(LZML)        ; the mover's: the largest
-        CP      E
+        CP      C
         JR      NC,.ck
-        LD      A,E
+        LD      A,C
         LD      (LZML),A
 .ck:    LD      A,(LZTO)        ; the piece just moved, attacked?
         LD      B,A
@@ -160,28 +178,33 @@ LZTRY:  LD      A,(PATHON)      ; a search path (not the root's, not 'Q')
         LD      (LZCK),A
         JR      .s
 .them:  LD      A,(LZW1)        ; the side to move's: the two largest
-        CP      E
+        CP      C
         JR      NC,.w2
         LD      (LZW2),A
-        LD      A,E
+        LD      A,C
         LD      (LZW1),A
         JR      .s
 .w2:    LD      A,(LZW2)
-        CP      E
+        CP      C
         JR      NC,.s
-        LD      A,E
+        LD      A,C
         LD      (LZW2),A
         JR      .s
-.k:     CALL    KNOW            ; the knowledge terms, once (LZKGET)
+.k:     XOR     A
+        LD      (DE),A          ; the list's end
+        CALL    KNOW            ; the knowledge terms, once (LZKGET)
         LD      (LZK),HL
         LD      A,1
         LD      (LZKON),A
+        LD      A,(LZLST)       ; no battle: the score is exact anyway
+        OR      A
+        JP      Z,.go
         LD      A,(KV+K_MAT)    ; pieces on both sides: KPEND's terms are 0
         OR      A
-        RET     Z
+        JP      Z,.go
         LD      A,(KV+40h+K_MAT)
         OR      A
-        RET     Z
+        JP      Z,.go
         LD      HL,(MTRLW)      ; M, clamped, as POINTS
         LD      DE,(MV0W)
         OR      A
@@ -255,7 +278,7 @@ LZTRY:  LD      A,(PATHON)      ; a search path (not the root's, not 'Q')
         LD      (LZSEQ),HL
         LD      A,(LZCHK)       ; tests: the bounds only
         OR      A
-        RET     NZ
+        JR      NZ,.go
         LD      HL,(LZLO)       ; the draw window, monotonic
         CALL    DSHIFT
         PUSH    HL
@@ -290,10 +313,10 @@ LZTRY:  LD      A,(PATHON)      ; a search path (not the root's, not 'Q')
         LD      A,(NPLY)
         CP      B
         JR      NZ,.lazy
-        JR      .no
+        JR      .go
 .nc:    LD      HL,(LZVLO)      ; none cuts off?
         CALL    CMPW
-        JR      NC,.no
+        JR      NC,.go
         CALL    NEGHL           ; ... and none is a new best (the mover's
         EX      DE,HL           ; view at most -LZVLO <= SCOREW[n])?
         LD      A,(NPLY)
@@ -304,26 +327,30 @@ LZTRY:  LD      A,(PATHON)      ; a search path (not the root's, not 'Q')
         LD      L,A
         CALL    CMPW            ; C: less, Z: equal
         JR      C,.low
-        JR      NZ,.no
+        JR      NZ,.go
 .low:   LD      HL,(LZVLO)
 .lazy:  LD      (VALMW),HL      ; HL decides as the full score would
         LD      HL,NLAZY
         CALL    INC32
-        LD      HL,ATKMAP+SQ_A1-1 ; the marks the battles would have cleared
-.c:     INC     L
-        LD      A,(HL)
-        OR      A
-        JR      Z,.c
-        LD      A,L
-        CP      (ATKMAP+SQ_H8+1) & 0FFh
-        JR      NC,.cx
-        LD      (HL),0
-        JR      .c
-.cx:    XOR     A
+        XOR     A
         LD      (LZKON),A
         LD      HL,(VALMW)
         SCF
         RET
-.no:    OR      A
+.go:    LD      HL,LZLST        ; the battles, as POINTS' second pass
+.b:     LD      A,(HL)
+        OR      A
+        JR      Z,.bx
+        INC     HL
+        LD      (LZLP),HL
+        LD      C,A
+        CALL    ATTACK          ; keeps C
+        LD      H,BPAGE
+        LD      L,C
+        LD      A,(HL)
+        CALL    BATTLE
+        LD      HL,(LZLP)
+        JR      .b
+.bx:    INC     A               ; (NZ, no carry) done
         RET
         ENDPAGE
