@@ -45,8 +45,8 @@
 ;   CALLS:     ATTACK, BATTLE, BCNOW (full), CLAMP (article), CLAMPW (full),
 ;              DEVEL, DSHIFT (full), INC32, KNOW (full), KPEND (full),
 ;              LIMIT (article+1978), LUSPRE (full), LZHOOK (full),
-;              LZKGET (full), MULAW (full), NEGHL (full),
-;              PATK (article+full), SEXT (article)
+;              MULAW (full), NEGHL (full), PATK (article+full),
+;              SEXT (article)
 POINTS: LD      HL,NEVAL
         CALL    INC32
         XOR     A
@@ -158,6 +158,10 @@ POINTS: LD      HL,NEVAL
         SET     7,L
         JR      .pb
 .pend:
+        IF      BUILD == B_FULL
+        CALL    KNOW            ; the knowledge terms (knowledge.asm), added
+.fk:    PUSH    HL              ; last (full/points.asm); LZHOOK joins here
+        ENDIF
         ENDIF
         ; the piece just moved is en prise: the side to move's largest loss
         ; is ignored, the second moves up
@@ -271,7 +275,7 @@ POINTS: LD      HL,NEVAL
 ; move's (PTSW1, PTSW2); in the 1978 build also its material (MTRL), which
 ; counts half a pawn less when it is threatened.
 ;   in: A = the piece, C = its square   keeps: C   clobbers: all but IX, C
-;   CALLED BY: POINTS
+;   CALLED BY: LZTRY (full), POINTS
 ;   CALLS:     BKADD (full), INC32, XCHNG
 BATTLE: LD      D,A             ; D = the piece
         PUSH    BC

@@ -6,8 +6,8 @@
 ; PLYMAX: SORTM's ordering evaluations at shallower plies are never cut
 ; short, since their scores order the tree), once the pass over the pieces has
 ; left the material (MTRLW), board control and development (BRDC, DEVW) and
-; ATKMAP, LZTRY computes the knowledge terms (KNOW: POINTS' own call takes
-; their sum from LZK, so they run once) and bounds what the exchange analysis
+; ATKMAP, LZTRY computes the knowledge terms (KNOW; when it goes on, POINTS
+; joins at .fk, after its own call, so they run once) and bounds what the exchange analysis
 ; (ATTACK and XCHNG on every attacked piece: PTSL, PTSW2, PTSCK) can still
 ; change, from the active block's weights and ATKMAP alone:
 ;   lost <= P_XLOST * the largest value (PVALUE, XCHNG's units) of the
@@ -37,7 +37,6 @@
 
 LZRAM   EQU     XRAMLO+0E00h    ; lazy evaluation's RAM (6E00h-6FFFh)
 LZK     EQU     LZRAM+00h       ; 2  KNOW's sum, computed by LZTRY
-LZKON   EQU     LZRAM+02h       ; 1  nonzero: POINTS takes KNOW's sum from LZK
 LZCHK   EQU     LZRAM+03h       ; 1  tests: nonzero = bounds only, never an exit
 LZLO    EQU     LZRAM+04h       ; 2  BK_TOT's bounds (White's view, before
 LZHI    EQU     LZRAM+06h       ; 2    DSHIFT)
@@ -57,8 +56,8 @@ LZEND   EQU     LZLST+33
         ASSERT  LZEND <= XRAMLO+1000h, "lazy.asm's RAM runs past 6FFFh"
 
 ; LZHOOK: POINTS (F2_LAZY on) after its pass over the pieces: LZTRY in page
-; 7. Back to POINTS' second pass (LZTRY did nothing), or on at POINTS.pend
-; (LZTRY fought the battles from its list), or, on an early exit, POINTS
+; 7. Back to POINTS' second pass (LZTRY did nothing), or on at POINTS.fk
+; (LZTRY fought the battles from its list and ran KNOW), or, on an early exit, POINTS
 ; returns from here with HL = VALMW (VALM and the entry's sort key are not
 ; written: a leaf's are never read).
 ;   in: as POINTS at .pb0   clobbers: all but IX   cost: 110 T + LZTRY
@@ -75,18 +74,8 @@ LZHOOK: IN      A,(PPAGE)
         JR      C,.lazy
         RET     Z               ; POINTS' own second pass
         POP     DE
-        JP      POINTS.pend     ; the battles are fought
+        JP      POINTS.fk       ; the battles are fought, HL = KNOW's sum
 .lazy:  POP     DE              ; POINTS' own return address is next
-        RET
-
-; LZKGET: HL = KNOW's sum as LZTRY computed it; LZKON cleared.
-;   out: HL, A = 1, NZ   cost: 50 T
-;   CALLED BY: POINTS
-;   CALLS:     -
-LZKGET: XOR     A
-        LD      (LZKON),A
-        INC     A
-        LD      HL,(LZK)
         RET
 
         PAGE    7
@@ -97,8 +86,8 @@ LZKGET: XOR     A
 ; second pass's order, and POINTS skips that pass.
 ;   in: POINTS after the pass over the pieces (MTRLW, BRDC, DEVW, ATKMAP)
 ;   out: carry = leave: HL = VALMW (a bound), NLAZY counted; no carry: Z =
-;        nothing done (not a leaf), NZ = the battles fought, ATKMAP clear
-;        (LZKON set when KNOW ran)
+;        nothing done (not a leaf), NZ = the battles fought, ATKMAP clear,
+;        HL = KNOW's sum
 ;   clobbers: all but IX
 ;   cost: about 3,000 T (the scan) + KNOW + 1,500 T at a leaf; 150 T else
 ;   CALLED BY: LZHOOK
@@ -192,10 +181,8 @@ LZTRY:  LD      A,(PATHON)      ; a search path (not the root's, not 'Q')
         JR      .s
 .k:     XOR     A
         LD      (DE),A          ; the list's end
-        CALL    KNOW            ; the knowledge terms, once (LZKGET)
+        CALL    KNOW            ; the knowledge terms (POINTS.fk takes them)
         LD      (LZK),HL
-        LD      A,1
-        LD      (LZKON),A
         LD      A,(LZLST)       ; no battle: the score is exact anyway
         OR      A
         JP      Z,.go
@@ -332,8 +319,6 @@ LZTRY:  LD      A,(PATHON)      ; a search path (not the root's, not 'Q')
 .lazy:  LD      (VALMW),HL      ; HL decides as the full score would
         LD      HL,NLAZY
         CALL    INC32
-        XOR     A
-        LD      (LZKON),A
         LD      HL,(VALMW)
         SCF
         RET
@@ -352,5 +337,6 @@ LZTRY:  LD      A,(PATHON)      ; a search path (not the root's, not 'Q')
         LD      HL,(LZLP)
         JR      .b
 .bx:    INC     A               ; (NZ, no carry) done
+        LD      HL,(LZK)
         RET
         ENDPAGE

@@ -83,13 +83,8 @@
         POP     HL
         POP     DE
         ADD     HL,DE           ; S, White's view
-        PUSH    HL              ; + the knowledge terms (knowledge.asm; or
-        LD      A,(LZKON)       ; their sum, when lazy evaluation computed
-        OR      A               ; them already: full/lazy.asm)
-        CALL    NZ,LZKGET
-        CALL    Z,KNOW
-        POP     DE
-        ADD     HL,DE
+        POP     DE              ; + the knowledge terms (KNOW, called at
+        ADD     HL,DE           ; .pend before the fix for a hanging piece)
         LD      (KPTOT),HL      ; + pawn endings' terms (kpend.asm)
         PUSH    HL
         CALL    KPEND
