@@ -99,7 +99,7 @@ use z80chess::profile::bench::{signature, POSITIONS};
 const EXPECTED: [(Build, u64, u64); 3] = [
     (Build::Article, 19702, 1231501611),
     (Build::B1978, 18916, 3284296184),
-    (Build::Full, 22579, 2088121297),
+    (Build::Full, 22579, 2088580867),
 ];
 
 #[test]
