@@ -91,6 +91,10 @@
 //!   so the engine plays h5-h6 (which wins) instead of Kxb2: 277 -> 268 moves made; 22,588 ->
 //!   22,579 moves, 2,091,673,364 -> 2,088,121,297 T-states; the other four searches the same
 //!   trees and T-states; article and 1978 unchanged.
+//! - issue #35 step 3: lazy evaluation (`P_FLAGS2` bit 3, off; asm/full/lazy.asm): the
+//!   bit's test at POINTS.pb0 costs 30 T a POINTS call with the bit off: same trees,
+//!   2,088,121,297 -> 2,088,580,867 T-states (+459,570 = 30 T x 15,319 calls);
+//!   `tests/regress/wac_l2.tsv`'s full lines +30 T per evaluation; article and 1978 unchanged.
 
 use z80chess::firmware::{parse_fen, sargon, Build};
 use z80chess::profile::bench::{signature, POSITIONS};
