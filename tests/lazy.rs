@@ -142,7 +142,9 @@ fn positions() -> Vec<(&'static str, Chess)> {
     add("opening", playouts(&mut rng, 200, 2, 16));
     add("middlegame", playouts(&mut rng, 300, 20, 60));
     add("late", playouts(&mut rng, 150, 70, 160));
-    for men in ["KRPkr", "KQkr", "KRBkrn", "KBPPkn", "KNPkbp", "KQPkq", "KRRkrb", "KBPk"] {
+    for men in [
+        "KRPkr", "KQkr", "KRBkrn", "KBPPkn", "KNPkbp", "KQPkq", "KRRkrb", "KBPk",
+    ] {
         add("endgame", placements(&mut rng, men, 25));
     }
     for men in ["KPk", "KPPkp", "KPPPkpp", "KPkp"] {
@@ -225,8 +227,9 @@ impl Observer for Watch {
             if (lo..=hi).contains(&total) {
                 self.inside += 1;
             } else if self.outside.len() < 10 {
-                self.outside
-                    .push(format!("total {total} outside [{lo}, {hi}] (partial {part})"));
+                self.outside.push(format!(
+                    "total {total} outside [{lo}, {hi}] (partial {part})"
+                ));
             } else {
                 self.outside.push(String::new());
             }
@@ -324,7 +327,10 @@ fn check_bounds_with(rom: &[u8], blocks: &[(String, ParamFile)], shrink: i32) ->
             m.last().copied().unwrap_or(0),
         );
         if shrink == 0 {
-            assert_eq!(per["luscher"].0, 0, "Lüscher's endings must never be bounded");
+            assert_eq!(
+                per["luscher"].0, 0,
+                "Lüscher's endings must never be bounded"
+            );
             assert!(per["middlegame"].0 > 5_000, "{per:?}");
         }
         failures.extend(
@@ -380,7 +386,11 @@ fn a_z80_margin_without_the_exchange_loss_fails() {
     let zero = sym("PRM") + 0xFE;
     rom[at[0] + 2..at[0] + 4].copy_from_slice(&zero.to_le_bytes());
     let failures = check_bounds_with(&rom, &blocks()[..1], 0);
-    println!("{} failures, the first: {:?}", failures.len(), failures.first());
+    println!(
+        "{} failures, the first: {:?}",
+        failures.len(),
+        failures.first()
+    );
     assert!(!failures.is_empty(), "the check cannot fail");
 }
 
