@@ -295,7 +295,7 @@ PVALUE: DB      0,1,3,3,5,9,10
 ; colours, with ATKSAV, x-raying through chains of same-coloured pieces that
 ; move along the line (not behind a king or a knight).
 ;   in: C = square   clobbers: A, B, DE, HL (C kept)
-;   CALLED BY: CATTK, CXCHG, PINS1, POINTS
+;   CALLED BY: CATTK, CXCHG, LZTRY (full), PINS1, POINTS
 ;   CALLS:     ARAY, ATKSAV
 ATTACK: LD      HL,ATKLST          ; (ATKLST does not cross a page)
         XOR     A

@@ -344,7 +344,7 @@ DRTNT:  LD      A,(P_FLAGS)
 ; position's own value (HL + the root's MV0W + BC0W) is positive for the
 ; engine (KOLOR), HL moves up by P_DRAWW for it, above the draw window. Not
 ; in 'Q' (EVBRK).   clobbers: A, DE
-;   CALLED BY: POINTS
+;   CALLED BY: LZTRY, POINTS
 ;   CALLS:     NEGHL, ROOTV
 DSHIFT: LD      A,(P_FLAGS)
         AND     4

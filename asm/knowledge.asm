@@ -209,7 +209,7 @@ KLIST   EQU     KV+100h         ; (side|type, file, own rank) * up to 32, 0
 
 ; KNOW: HL = the knowledge terms' sum (White's view), each in BRKDN.
 ;   clobbers: all but IX
-;   CALLED BY: POINTS
+;   CALLED BY: LZTRY, POINTS
 ;   CALLS:     KDEV2, KNEG, KOPPB, KPAWNS, KQPO, KSIDE, KSQ1, KSUMR, KTERMB,
 ;              PHPROBE, PHSTORE, PINIT, PSCAN
 KNOW:   LD      HL,KV+K_MAT     ; the pieces' bytes, both sides

@@ -44,8 +44,9 @@
 ;   CALLED BY: CEVAL, EVAL, FNDMOV, SRCH
 ;   CALLS:     ATTACK, BATTLE, BCNOW (full), CLAMP (article), CLAMPW (full),
 ;              DEVEL, DSHIFT (full), INC32, KNOW (full), KPEND (full),
-;              LIMIT (article+1978), LUSPRE (full), MULAW (full),
-;              NEGHL (full), PATK (article+full), SEXT (article)
+;              LIMIT (article+1978), LUSPRE (full), LZHOOK (full),
+;              MULAW (full), NEGHL (full), PATK (article+full),
+;              SEXT (article)
 POINTS: LD      HL,NEVAL
         CALL    INC32
         XOR     A
@@ -121,7 +122,13 @@ POINTS: LD      HL,NEVAL
         CALL    NZ,DEVEL
         CALL    PATK
         JR      .pa
-.pb0:   LD      HL,ATKMAP+SQ_A1-1
+.pb0:
+        IF      BUILD == B_FULL
+        LD      A,(P_FLAGS2)    ; lazy evaluation (full/lazy.asm) may end
+        AND     F2_LAZY         ; POINTS here
+        CALL    NZ,LZHOOK
+        ENDIF
+        LD      HL,ATKMAP+SQ_A1-1
 .pb:    INC     L
         LD      A,(HL)
         OR      A
@@ -151,6 +158,10 @@ POINTS: LD      HL,NEVAL
         SET     7,L
         JR      .pb
 .pend:
+        IF      BUILD == B_FULL
+        CALL    KNOW            ; the knowledge terms (knowledge.asm), added
+.fk:    PUSH    HL              ; last (full/points.asm); LZHOOK joins here
+        ENDIF
         ENDIF
         ; the piece just moved is en prise: the side to move's largest loss
         ; is ignored, the second moves up
@@ -264,7 +275,7 @@ POINTS: LD      HL,NEVAL
 ; move's (PTSW1, PTSW2); in the 1978 build also its material (MTRL), which
 ; counts half a pawn less when it is threatened.
 ;   in: A = the piece, C = its square   keeps: C   clobbers: all but IX, C
-;   CALLED BY: POINTS
+;   CALLED BY: LZTRY (full), POINTS
 ;   CALLS:     BKADD (full), INC32, XCHNG
 BATTLE: LD      D,A             ; D = the piece
         PUSH    BC
@@ -901,8 +912,8 @@ CLAMP:  BIT     7,H
         RET
 
 ; INC32: add 1 to the 32-bit counter at HL.   clobbers: HL, F
-;   CALLED BY: ASPCHK (full), BATTLE, LUSVAL (full), MKMOVE, PHPROBE (full),
-;              POINTS, TTPRB (full), TTSTO (full)
+;   CALLED BY: ASPCHK (full), BATTLE, LUSVAL (full), LZTRY (full), MKMOVE,
+;              PHPROBE (full), POINTS, TTPRB (full), TTSTO (full)
 ;   CALLS:     -
 INC32:  INC     (HL)
         RET     NZ

@@ -96,6 +96,11 @@
 //!   (+52,408, +0.0025%: SRCH tests the bit once a node with moves, once a cut-off and once an
 //!   illegal move below the root; italian +5,828, dragon +10,669, kiwipete +2,616, wac001
 //!   +29,624, pawnrace +3,671); article and 1978 unchanged.
+//! - issue #35 step 3: lazy evaluation (`P_FLAGS2` bit 3, off; asm/full/lazy.asm): the
+//!   bit's test at POINTS.pb0 costs 30 T a POINTS call with the bit off: same trees,
+//!   2,088,121,297 -> 2,088,580,867 T-states (+459,570 = 30 T x 15,319 calls);
+//!   `tests/regress/wac_l2.tsv`'s full lines +30 T per evaluation; article and 1978 unchanged.
+//!   With step 1's tests: 2,088,633,275 T (the two additions' sum, +512,000 T, +0.025%).
 
 use z80chess::firmware::{parse_fen, sargon, Build};
 use z80chess::profile::bench::{signature, POSITIONS};
@@ -104,7 +109,7 @@ use z80chess::profile::bench::{signature, POSITIONS};
 const EXPECTED: [(Build, u64, u64); 3] = [
     (Build::Article, 19702, 1231501611),
     (Build::B1978, 18916, 3284296184),
-    (Build::Full, 22579, 2088173705),
+    (Build::Full, 22579, 2088633275),
 ];
 
 #[test]

@@ -83,10 +83,8 @@
         POP     HL
         POP     DE
         ADD     HL,DE           ; S, White's view
-        PUSH    HL              ; + the knowledge terms (knowledge.asm)
-        CALL    KNOW
-        POP     DE
-        ADD     HL,DE
+        POP     DE              ; + the knowledge terms (KNOW, called at
+        ADD     HL,DE           ; .pend before the fix for a hanging piece)
         LD      (KPTOT),HL      ; + pawn endings' terms (kpend.asm)
         PUSH    HL
         CALL    KPEND
@@ -121,7 +119,7 @@
 
 ; BCNOW: HL = BRDC * P_BCSQ + DEVW, board control and development in White's
 ; view; BK_BC and BK_DEV set.   keeps: DE   clobbers: A, B
-;   CALLED BY: FNDMOV, POINTS
+;   CALLED BY: FNDMOV, LZTRY, POINTS
 ;   CALLS:     MULSW
 BCNOW:  PUSH    DE
         LD      A,(BRDC)
@@ -139,7 +137,7 @@ BCNOW:  PUSH    DE
 ; counts are small: 1 costs 47 T, 3 104 T, 15 218 T, 255 460 T; the old
 ; fixed eight rounds cost 330 T whatever A).
 ;   clobbers: A, DE
-;   CALLED BY: KOPPB, MULSW, POINTS
+;   CALLED BY: KOPPB, LZTRY, MULSW, POINTS
 ;   CALLS:     -
 MULAW:  LD      HL,0
 .l:     SRL     A
@@ -160,8 +158,8 @@ MULSW:  OR      A
         ; fall into NEGHL
 
 ; NEGHL: HL = -HL.   clobbers: A
-;   CALLED BY: ASPSET, DEVEL, DRAWCK, DSHIFT, KPEND, KPKEV, LUSPRE, PATK,
-;              POINTS, RACE, ROOTV, SRCH, TTBETA, TTPRB
+;   CALLED BY: ASPSET, DEVEL, DRAWCK, DSHIFT, KPEND, KPKEV, LUSPRE, LZTRY,
+;              PATK, POINTS, RACE, ROOTV, SRCH, TTBETA, TTPRB
 ;   CALLS:     -
 NEGHL:  XOR     A
         SUB     L
@@ -172,7 +170,7 @@ NEGHL:  XOR     A
         RET
 
 ; CLAMPW: HL clamped to -DE..DE (DE >= 0).   clobbers: A
-;   CALLED BY: LUSMAP, POINTS
+;   CALLED BY: LUSMAP, LZTRY, POINTS
 ;   CALLS:     -
 CLAMPW: BIT     7,H
         JR      NZ,.neg
@@ -222,3 +220,5 @@ BKADD:  PUSH    HL
         LD      (HL),E
 .x:     POP     HL
         RET
+
+        INCLUDE "lazy.asm"      ; lazy evaluation (F2_LAZY)

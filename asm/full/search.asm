@@ -623,7 +623,7 @@ RTNOTE: LD      L,(IX+F_ENTRY)
         RET
 
 ; SCADR: HL = &SCOREW[A] (SCOREW lies in one page).   clobbers: A
-;   CALLED BY: SRCH, TTEND, TTPRB
+;   CALLED BY: LZTRY, SRCH, TTEND, TTPRB
 ;   CALLS:     -
 SCADR:  ADD     A,A
         ADD     A,SCOREW & 0FFh
@@ -634,7 +634,7 @@ SCADR:  ADD     A,A
 
 ; CMPW: compare the signed words DE and HL: C = DE < HL, Z = equal.
 ;   keeps: DE, HL   clobbers: A, C
-;   CALLED BY: ASPBEG, SRCH, TTEND, TTPRB
+;   CALLED BY: ASPBEG, LZTRY, SRCH, TTEND, TTPRB
 ;   CALLS:     -
 CMPW:   LD      A,H
         XOR     80h
