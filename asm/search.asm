@@ -59,7 +59,9 @@ EVAL:   LD      DE,(LASTMV)
         RET
 
 ; SORTM: EVAL every entry of the list [HL, DE) and link them by ascending
-; score (an entry goes after every entry whose score is <= its own).
+; score (an entry goes after every entry whose score is <= its own). The full
+; build looks at the host's "move now" before each entry and, when it is set,
+; sets ABORT and returns the list linked so far (its SRCH stops at once).
 ;   out: HL = the new head (the links end with a 0 high byte)
 ;   clobbers: all but IX
 ;   CALLED BY: SRCH
@@ -68,7 +70,16 @@ SORTM:  LD      (SRTEND),DE
         LD      (SRTCUR),HL
         LD      HL,0
         LD      (SRTHD),HL
-.each:  LD      HL,(SRTCUR)
+.each:
+        IF      BUILD == B_FULL
+        IN      A,(PPOLL)       ; full: the host's "move now" ends the ordering
+        AND     2               ; (SRCH's loop then stops the search)
+        JR      Z,.each0
+        LD      (ABORT),A
+        JR      .done
+.each0:
+        ENDIF
+        LD      HL,(SRTCUR)
         LD      DE,(SRTEND)
         OR      A
         SBC     HL,DE

@@ -397,84 +397,36 @@ fn period_builds_keep_their_time_past_the_control() {
 
 #[test]
 fn bad_command_lines() {
-    refused(
-        &["artcle", "1978", "--games", "2", "--level", "1"],
-        &["bad engine 'artcle'", "article"],
-    );
-    refused(
-        &["article", "", "--games", "2", "--level", "1"],
-        &["bad engine"],
-    );
-    refused(
-        &["article", "1978:", "--games", "2", "--level", "1"],
-        &["no parameter file"],
-    );
-    refused(
-        &["article", "uci:", "--games", "2", "--level", "1"],
-        &["needs the engine's path"],
-    );
-    refused(
-        &[
-            "article",
-            "uci:/nonexistent/engine",
-            "--games",
-            "2",
-            "--level",
-            "1",
-        ],
-        &["'/nonexistent/engine' not found"],
-    );
-    refused(
-        &["article", "uci:/bin/true", "--games", "2", "--level", "1"],
-        &["/bin/true", "exited"],
-    );
-    refused(
-        &["article", "1978", "--games", "2", "--level", "9"],
-        &["bad time control", "1 to 8"],
-    );
-    refused(
-        &["article", "1978", "--games", "2", "--tc-emulated", "40"],
-        &["MOVES/SECONDS"],
-    );
-    refused(
-        &["article", "1978", "--games", "2", "--tc-emulated", "0/60"],
-        &["at least 1"],
-    );
-    refused(
-        &["article", "1978", "--games", "2", "--movetime-emulated=-1"],
-        &["more than 0"],
-    );
-    refused(&["article", "1978", "--games", "2"], &["--level"]);
-    refused(
-        &[
-            "article",
-            "1978",
-            "--games",
-            "2",
-            "--level",
-            "1",
-            "--movetime-emulated",
-            "1",
-        ],
-        &["cannot be used with"],
-    );
-    refused(
-        &["article", "1978", "--games", "0", "--level", "1"],
-        &["at least one game"],
-    );
-    refused(
-        &[
-            "article",
-            "1978",
-            "--games",
-            "2",
-            "--level",
-            "1",
-            "--clock-hz",
-            "0",
-        ],
-        &["clock"],
-    );
+    // Each line split at single spaces (two spaces make an empty engine name).
+    let cases: [(&str, &[&str]); 14] = [
+        ("artcle 1978 --games 2 --level 1", &["bad engine 'artcle'", "article"]),
+        ("article  --games 2 --level 1", &["bad engine"]),
+        ("article 1978: --games 2 --level 1", &["no parameter file"]),
+        ("article uci: --games 2 --level 1", &["needs the engine's path"]),
+        (
+            "article uci:/nonexistent/engine --games 2 --level 1",
+            &["'/nonexistent/engine' not found"],
+        ),
+        ("article uci:/bin/true --games 2 --level 1", &["/bin/true", "exited"]),
+        ("article 1978 --games 2 --level 9", &["bad time control", "1 to 8"]),
+        ("article 1978 --games 2 --tc-emulated 40", &["MOVES/SECONDS"]),
+        ("article 1978 --games 2 --tc-emulated 0/60", &["at least 1"]),
+        ("article 1978 --games 2 --movetime-emulated=-1", &["more than 0"]),
+        ("article 1978 --games 2", &["--level"]),
+        (
+            "article 1978 --games 2 --level 1 --movetime-emulated 1",
+            &["cannot be used with"],
+        ),
+        ("article 1978 --games 0 --level 1", &["at least one game"]),
+        ("article 1978 --games 2 --level 1 --clock-hz 0", &["clock"]),
+    ];
+    for (line, wanted) in cases {
+        refused(&line.split(' ').collect::<Vec<_>>(), wanted);
+    }
+}
+
+#[test]
+fn bad_files_named() {
     let bad_params = tmp("bad.params");
     std::fs::write(&bad_params, "[default]\nP_KNIGHT = 900\nP_NOPE = 1\n").unwrap();
     let spec = format!("full:{}", bad_params.display());

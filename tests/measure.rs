@@ -4,6 +4,7 @@
 
 use z80chess::firmware::{parse_fen, sargon, Build, Engine, SearchKind};
 use z80chess::profile::evals::{emulated_tstates, Counters, EvalCost, Limit};
+use z80chess::firmware::params::ParamFile;
 use z80chess::session::clock::STOP_LATENCY_T;
 
 /// The stop latency measured here: the firmware looks at "move now" between nodes, but orders
@@ -89,6 +90,34 @@ fn a_timed_search_stops_within_its_budget_and_the_stop_latency() {
     .unwrap();
     assert_eq!(r.kind, SearchKind::Searched);
     assert_eq!(r.depths.len(), 1);
+}
+
+#[test]
+fn with_cheap_ordering_the_full_build_stops_within_the_sessions_latency() {
+    // Issue #35 step 1 (F2_ORDER) evaluates no move to order a node, and SRCH reads "move now"
+    // before every move: a stop waits for one move's work, under the session's 1 M T.
+    let positions = [
+        DRAGON,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10",
+        "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 20",
+    ];
+    let order = ParamFile::parse("[default]\nP_FLAGS2 = 3\n", "order").unwrap();
+    for fen in positions {
+        for secs in [0.7, 2.3, 6.1] {
+            let mut e = Engine::new(Build::Full).unwrap();
+            e.load_params(&order).unwrap();
+            sargon::load(&mut e, &parse_fen(fen).unwrap()).unwrap();
+            let r = Limit::Time { secs, level: 8 }.search(&mut e).unwrap();
+            let budget = emulated_tstates(secs);
+            assert_eq!(r.kind, SearchKind::Stopped, "{fen} {secs} s");
+            assert!(
+                r.tstates >= budget && r.tstates <= budget + STOP_LATENCY_T,
+                "{fen} {secs} s: {} T for a budget of {budget}, latency {}",
+                r.tstates,
+                r.tstates - budget
+            );
+        }
+    }
 }
 
 #[test]

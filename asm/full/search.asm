@@ -58,7 +58,10 @@ FNDMOV: LD      A,(MOVENO)
         JP      SRCH
 
 ; SRCH: search the node at ply A (the side to move is COLOR, LASTMV the move
-; that led here). Recursive, with its frame at IX.
+; that led here). Recursive, with its frame at IX. The host's "move now"
+; (PPOLL bit 1) and a timed search's limit (TMPOLL) are looked at on entering
+; a node and before each of its moves, so a stop waits for one move's work at
+; most (with F2_ORDER; without it SORTM evaluates a whole node first).
 ;   out: carry and HL = SCOREW[ply] to back up; no carry = cut off or stopped
 ;   clobbers: all but IX
 ;   CALLED BY: FNDMOV
@@ -181,7 +184,11 @@ SRCH:   PUSH    IX
         LD      (IX+F_NEXT),L
         LD      (IX+F_NEXT+1),H
 .loop:
-        CALL    TMPOLL          ; (a leaf loop is the longest stretch)
+        IN      A,(PPOLL)       ; the host's "move now" here too: a node's moves
+        AND     2               ; can take millions of T-states (30 T a move)
+        JR      Z,.loop0
+        LD      (ABORT),A
+.loop0: CALL    TMPOLL          ; (a leaf loop is the longest stretch)
         LD      A,(ABORT)
         OR      A
         JP      NZ,.cut
