@@ -116,7 +116,7 @@ LUSCLR: LD      HL,LUSHC
 ;   cost when silent: 50 T (P_LUS = 0), about 40 T a square up to the first
 ;   pawn or queen or the fifth man (150-300 T in most positions)
 ;   CALLED BY: POINTS
-;   CALLS:     LUSEV, LUSMAT, NEGHL
+;   CALLS:     KBNKEV, LUSEV, LUSMAT, NEGHL
 LUSPRE: LD      A,(P_LUS)
         OR      A
         RET     Z               ; (no carry)
@@ -130,7 +130,7 @@ LUSPRE: LD      A,(P_LUS)
         DEC     A
         AND     7
         CP      PAWN
-        JR      Z,.none
+        JP      Z,.none
         CP      QUEEN
         JR      Z,.none
         DEC     C
@@ -139,7 +139,20 @@ LUSPRE: LD      A,(P_LUS)
         DJNZ    .q
         PUSH    IX
         PUSH    IY
-        CALL    LUSEV
+        LD      A,(P_KBNK)      ; KBNK: the mating procedure (full/kbnk.asm,
+        OR      A               ; page 6) instead of the module
+        JR      Z,.lu
+        IN      A,(PPAGE)
+        PUSH    AF
+        LD      A,PAGEOF(KBNKEV)
+        OUT     (PPAGE),A
+        CALL    KBNKEV
+        POP     DE              ; D = the page before (flags, HL kept)
+        LD      A,D
+        OUT     (PPAGE),A
+        JR      C,.sc           ; scored (it made the hanging-piece test)
+        JR      NZ,.no          ; declined: POINTS scores it
+.lu:    CALL    LUSEV
         JR      NC,.no
         PUSH    HL              ; a piece the bare king takes now is left to
         LD      IY,LUSMEN+32    ; POINTS' exchange evaluator: the weak side
@@ -158,7 +171,7 @@ LUSPRE: LD      A,(P_LUS)
 .hn:    ADD     IY,DE
         DJNZ    .h
         POP     HL
-        LD      A,(COLOR)       ; White's view (COLOR: the side that moved)
+.sc:    LD      A,(COLOR)       ; White's view (COLOR: the side that moved)
         OR      A
         CALL    Z,NEGHL
         PUSH    HL
@@ -328,7 +341,7 @@ LUSMAP: LD      HL,(LUSE)
 ; LUSCAN: the men of the board into LUSMEN (see the top).
 ;   out: carry = the material may be the module's; LUSN, LUSSTR, LUSMEN
 ;   clobbers: A, BC, DE, HL, IY   cost: about 3,500 T
-;   CALLED BY: LUSEV
+;   CALLED BY: KBNKEV, LUSEV
 ;   CALLS:     LAPP, LKING
 LUSCAN: XOR     A
         LD      (LUSN),A
