@@ -116,7 +116,7 @@ LUSCLR: LD      HL,LUSHC
 ;   cost when silent: 50 T (P_LUS = 0), about 40 T a square up to the first
 ;   pawn or queen or the fifth man (150-300 T in most positions)
 ;   CALLED BY: POINTS
-;   CALLS:     KBNKEV, LUSEV, LUSMAT, NEGHL
+;   CALLS:     KBPRE, LUSEV, LUSMAT, NEGHL
 LUSPRE: LD      A,(P_LUS)
         OR      A
         RET     Z               ; (no carry)
@@ -130,7 +130,7 @@ LUSPRE: LD      A,(P_LUS)
         DEC     A
         AND     7
         CP      PAWN
-        JP      Z,.none
+        JR      Z,.none
         CP      QUEEN
         JR      Z,.none
         DEC     C
@@ -139,20 +139,10 @@ LUSPRE: LD      A,(P_LUS)
         DJNZ    .q
         PUSH    IX
         PUSH    IY
-        LD      A,(P_KBNK)      ; KBNK: the mating procedure (full/kbnk.asm,
-        OR      A               ; page 6) instead of the module
-        JR      Z,.lu
-        IN      A,(PPAGE)
-        PUSH    AF
-        LD      A,PAGEOF(KBNKEV)
-        OUT     (PPAGE),A
-        CALL    KBNKEV
-        POP     DE              ; D = the page before (flags, HL kept)
-        LD      A,D
-        OUT     (PPAGE),A
+        CALL    KBPRE           ; KBNK: the mating procedure first
         JR      C,.sc           ; scored (it made the hanging-piece test)
         JR      NZ,.no          ; declined: POINTS scores it
-.lu:    CALL    LUSEV
+        CALL    LUSEV
         JR      NC,.no
         PUSH    HL              ; a piece the bare king takes now is left to
         LD      IY,LUSMEN+32    ; POINTS' exchange evaluator: the weak side
@@ -197,6 +187,25 @@ LUSPRE: LD      A,(P_LUS)
         OR      A
         JR      .no
 .none:  OR      A
+        RET
+
+; KBPRE: KBNKEV (full/kbnk.asm) in page 6 when P_KBNK is not 0, the page
+; restored. out: KBNKEV's (carry: scored, HL; no carry and Z: not KBNK or
+; P_KBNK = 0; no carry and NZ: declined)   clobbers: all but IX
+;   cost: 33 T with P_KBNK = 0
+;   CALLED BY: LUSPRE
+;   CALLS:     KBNKEV
+KBPRE:  LD      A,(P_KBNK)
+        OR      A
+        RET     Z               ; (Z, no carry: OR)
+        IN      A,(PPAGE)
+        PUSH    AF
+        LD      A,PAGEOF(KBNKEV)
+        OUT     (PPAGE),A
+        CALL    KBNKEV
+        POP     DE              ; D = the page before (flags, HL kept)
+        LD      A,D
+        OUT     (PPAGE),A
         RET
 
 ; LUSMAT: MTRLW = LUSMEN's material (P_KNIGHT .. P_ROOK, White's view); KV's

@@ -1,6 +1,7 @@
 ; ===========================================================================
 ; full/kbnk.asm (full build only): the KBNK mating procedure (issue #36 item
-; 2), in expansion ROM page 6. LUSPRE calls KBNKEV before Lüscher's module
+; 2), in expansion ROM page 6. LUSPRE calls KBNKEV (through KBPRE, in the
+; base ROM) before Lüscher's module
 ; when P_KBNK is not 0: KBNK (one side king, bishop and knight, the other a
 ; bare king) is scored here and LUSEV is not run.
 ;
@@ -64,7 +65,7 @@ KBFAR   EQU     4               ; a piece this far from the bare king is safe
 ;   king to move takes a piece: POINTS scores it)
 ;   clobbers: all but IX
 ;   cost: about 3,500 T (LUSCAN) + 3,000-6,000 T
-;   CALLED BY: LUSPRE
+;   CALLED BY: KBPRE
 ;   CALLS:     KBCHB, KBCOV, KBFLT, KBMUL, KBSUB, LUSCAN
         ASSERT  M_R == M_F + 1, "KBNKEV reads a man's file and rank as a word"
 KBNKEV: CALL    LUSCAN
@@ -248,7 +249,7 @@ KBMUL:  LD      HL,0
 
 ; KBCHB: A = king steps from the pair at HL to (E file, D rank).
 ;   keeps: C, DE, HL   clobbers: A, B
-;   CALLED BY: KBNKEV
+;   CALLED BY: KBCOV, KBNKEV
 ;   CALLS:     -
 KBCHB:  LD      A,E
         SUB     (HL)
