@@ -56,6 +56,7 @@ KBMATE  EQU     28000           ; the bare king mated on the board
 KBFAR   EQU     4               ; a piece this far from the bare king is safe
 
         PAGE    6
+        ASSERT  M_R == M_F + 1, "KBNKEV reads a man's file and rank as a word"
 ; KBNKEV: KBNK scored by the mating procedure (the header above).
 ;   in: COLOR = the side that has just moved (POINTS' convention); LUSPRE's
 ;   quick look passed (no pawn or queen, at most four men)
@@ -67,7 +68,6 @@ KBFAR   EQU     4               ; a piece this far from the bare king is safe
 ;   cost: about 3,500 T (LUSCAN) + 3,000-6,000 T
 ;   CALLED BY: KBPRE
 ;   CALLS:     KBCHB, KBCOV, KBFLT, KBMUL, KBSUB, LUSCAN
-        ASSERT  M_R == M_F + 1, "KBNKEV reads a man's file and rank as a word"
 KBNKEV: CALL    LUSCAN
         JP      NC,.not
         LD      A,(LUSN)
