@@ -440,7 +440,7 @@ fn host_play() {
     }
     let depth = env("KBNK_DEPTH", 3);
     let games = env("KBNK_GAMES", 50);
-    let mut x = env("KBNK_SEED", 1) as u64 * 0x9E37_79B9_7F4A_7C15 | 1;
+    let mut x = (env("KBNK_SEED", 1) as u64 * 0x9E37_79B9_7F4A_7C15) | 1;
     let mut all = Vec::new();
     while all.len() < games {
         x ^= x >> 12;
@@ -532,8 +532,9 @@ fn fit() {
         for r in 0..N {
             if r != c && a[r][c] != 0.0 {
                 let f = a[r][c] / a[c][c];
-                for k in c..N {
-                    a[r][k] -= f * a[c][k];
+                let pivot = a[c];
+                for (x, y) in a[r][c..].iter_mut().zip(&pivot[c..]) {
+                    *x -= f * y;
                 }
                 b[r] -= f * b[c];
             }

@@ -96,7 +96,7 @@ pub fn cheb(a: u8, b: u8) -> u8 {
 
 /// A dark square (a1's colour).
 pub fn dark(s: u8) -> bool {
-    ((s & 7) + (s >> 3)) % 2 == 0
+    ((s & 7) + (s >> 3)).is_multiple_of(2)
 }
 
 /// The gradient's value of the bare king's square for this bishop.

@@ -404,8 +404,7 @@ pub fn play_game(
             after.play_unchecked(m);
             sargon::load(engine, &after)?;
         }
-        g.moves
-            .push(SanPlus::from_move(pos.clone(), m.clone()).to_string());
+        g.moves.push(SanPlus::from_move(pos.clone(), m).to_string());
         pos.play_unchecked(m);
         plies += 1;
     }
@@ -417,7 +416,7 @@ pub fn movetext(moves: &[String], black_first: bool) -> String {
     let off = black_first as usize;
     for (i, m) in moves.iter().enumerate() {
         let ply = i + off;
-        if ply % 2 == 0 {
+        if ply.is_multiple_of(2) {
             out.push(format!("{}. {m}", ply / 2 + 1));
         } else if i == 0 {
             out.push(format!("1... {m}"));
