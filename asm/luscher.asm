@@ -116,7 +116,7 @@ LUSCLR: LD      HL,LUSHC
 ;   cost when silent: 50 T (P_LUS = 0), about 40 T a square up to the first
 ;   pawn or queen or the fifth man (150-300 T in most positions)
 ;   CALLED BY: POINTS
-;   CALLS:     LUSEV, LUSMAT, NEGHL
+;   CALLS:     KBPRE, LUSEV, LUSMAT, NEGHL
 LUSPRE: LD      A,(P_LUS)
         OR      A
         RET     Z               ; (no carry)
@@ -139,6 +139,9 @@ LUSPRE: LD      A,(P_LUS)
         DJNZ    .q
         PUSH    IX
         PUSH    IY
+        CALL    KBPRE           ; KBNK: the mating procedure first
+        JR      C,.sc           ; scored (it made the hanging-piece test)
+        JR      NZ,.no          ; declined: POINTS scores it
         CALL    LUSEV
         JR      NC,.no
         PUSH    HL              ; a piece the bare king takes now is left to
@@ -158,7 +161,7 @@ LUSPRE: LD      A,(P_LUS)
 .hn:    ADD     IY,DE
         DJNZ    .h
         POP     HL
-        LD      A,(COLOR)       ; White's view (COLOR: the side that moved)
+.sc:    LD      A,(COLOR)       ; White's view (COLOR: the side that moved)
         OR      A
         CALL    Z,NEGHL
         PUSH    HL
@@ -184,6 +187,25 @@ LUSPRE: LD      A,(P_LUS)
         OR      A
         JR      .no
 .none:  OR      A
+        RET
+
+; KBPRE: KBNKEV (full/kbnk.asm) in page 6 when P_KBNK is not 0, the page
+; restored. out: KBNKEV's (carry: scored, HL; no carry and Z: not KBNK or
+; P_KBNK = 0; no carry and NZ: declined)   clobbers: all but IX
+;   cost: 33 T with P_KBNK = 0
+;   CALLED BY: LUSPRE
+;   CALLS:     KBNKEV
+KBPRE:  LD      A,(P_KBNK)
+        OR      A
+        RET     Z               ; (Z, no carry: OR)
+        IN      A,(PPAGE)
+        PUSH    AF
+        LD      A,PAGEOF(KBNKEV)
+        OUT     (PPAGE),A
+        CALL    KBNKEV
+        POP     DE              ; D = the page before (flags, HL kept)
+        LD      A,D
+        OUT     (PPAGE),A
         RET
 
 ; LUSMAT: MTRLW = LUSMEN's material (P_KNIGHT .. P_ROOK, White's view); KV's
@@ -328,7 +350,7 @@ LUSMAP: LD      HL,(LUSE)
 ; LUSCAN: the men of the board into LUSMEN (see the top).
 ;   out: carry = the material may be the module's; LUSN, LUSSTR, LUSMEN
 ;   clobbers: A, BC, DE, HL, IY   cost: about 3,500 T
-;   CALLED BY: LUSEV
+;   CALLED BY: KBNKEV, LUSEV
 ;   CALLS:     LAPP, LKING
 LUSCAN: XOR     A
         LD      (LUSN),A

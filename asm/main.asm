@@ -132,6 +132,7 @@ CLRRAM: LD      HL,RAMBOT
         INCLUDE "draw.asm"
         INCLUDE "time.asm"
         INCLUDE "luscher.asm"
+        INCLUDE "full/kbnk.asm" ; the KBNK mating procedure (page 6)
         INCLUDE "pawnhash.asm"
         ENDIF
 

@@ -169,8 +169,19 @@
 ;                         leaves before the exchange analysis when the score
 ;                         is outside the window by more than the rest can
 ;                         add), bits 4-7 reserved for #35's later search craft
-;   81h-FFh  free: the weights of #35 and #36 (add each at PRMUSED, give it a
+;   81h-9Fh  free: the weights of #35 (add each at PRMUSED, give it a
 ;            default in DEFPRM and a line in src/firmware/params/table.rs)
+;
+;   issue #36 item 2: the KBNK mating procedure (full/kbnk.asm), from A0h
+;   A0h  P_KBNK   b   0   1 scores KBNK by the mating procedure (page 6)
+;                         instead of Lüscher's module; 0 = the module (it
+;                         converts fewer than the module: off)
+;   A1h  P_KBGR   b   8   per unit of the corner gradient (0-90)
+;   A2h  P_KBKD   b   24  less per king step between the kings
+;   A3h  P_KBND   b   8   less per king step from the knight to the bare king
+;   A4h  P_KBFL   b   8   less per flight square of the bare king
+;   A5h  P_KBUNC  b   8   an unclaimed position scores 256 * this less
+;   A6h-FFh  free
 ; ===========================================================================
 
 PBLKSZ  EQU     100h
@@ -258,7 +269,14 @@ P_BDIAG  EQU    PRM+7Dh
 P_QKS    EQU    PRM+7Fh
 ; issue #35's step 0: the second flags byte (bits: F2_ names below)
 P_FLAGS2 EQU    PRM+80h
-PRMUSED  EQU    81h             ; bytes of the block in use (SELPRM copies them)
+; issue #36 item 2: the KBNK mating procedure
+P_KBNK   EQU    PRM+0A0h
+P_KBGR   EQU    PRM+0A1h
+P_KBKD   EQU    PRM+0A2h
+P_KBND   EQU    PRM+0A3h
+P_KBFL   EQU    PRM+0A4h
+P_KBUNC  EQU    PRM+0A5h
+PRMUSED  EQU    0A6h            ; bytes of the block in use (SELPRM copies them)
         ASSERT  PRMUSED <= PBLKSZ, "the parameters outgrew the block"
 
 ; P_FLAGS2's bits (masks)
@@ -314,6 +332,11 @@ DEFPRM: DB      0FCh            ; P_FLAGS: bits 2, 3 (#12), 4, 5 (#14), 6, 7 (#1
         DB      13                      ; P_QKS (#11)
         ; issue #35's step 0: the grown block, from offset 80h
         DB      F2_KPKBB                ; P_FLAGS2: the KPK bitbase (#36) on, the rest off
+        DS      0A0h-($-DEFPRM)         ; 81h-9Fh: #35's
+        ; issue #36 item 2: the KBNK mating procedure, from offset A0h
+        DB      0                       ; P_KBNK (off: see asm/README.md)
+        DB      8,24,8,8                ; P_KBGR, P_KBKD, P_KBND, P_KBFL
+        DB      8                       ; P_KBUNC
         ASSERT  $-DEFPRM == PRMUSED, "DEFPRM and the block layout disagree"
 ; DEFD4: where the d4 block's defaults differ (the seed's "pawn-advancement
 ; scoring ... varies depending on the type of opening"): offset, value;

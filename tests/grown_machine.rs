@@ -125,7 +125,15 @@ fn the_grown_block_round_trips_through_w_and_v() {
     for b in Block::ALL {
         let now = e.read_block(b).unwrap();
         assert_eq!(now[0x80], 1, "{b}: P_FLAGS2's default, the KPK bitbase on");
-        assert!(now[0x81..].iter().all(|&x| x == 0), "{b}");
+        assert!(
+            now[0x81..0xA0].iter().chain(&now[0xA6..]).all(|&x| x == 0),
+            "{b}"
+        );
+        assert_eq!(
+            now[0xA0..0xA6],
+            [0, 8, 24, 8, 8, 8],
+            "{b}: the KBNK procedure's defaults (#36: P_KBNK, P_KBGR, P_KBKD, P_KBND, P_KBFL, P_KBUNC)"
+        );
         if b != Block::D4 {
             assert_eq!(now, fresh, "{b}");
         }

@@ -6,6 +6,7 @@ pub mod configs;
 pub mod export;
 pub mod features;
 pub mod fit;
+pub mod kbnk;
 pub mod quant;
 
 use std::path::PathBuf;

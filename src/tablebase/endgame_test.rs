@@ -106,6 +106,8 @@ pub struct Game {
     /// A win: the fewest plies to mate of any position where the engine was to move (the
     /// progress it made, converted or not).
     pub closest: Option<u8>,
+    /// The game's moves in SAN, from the start (`--verbose` prints a failed game's).
+    pub moves: Vec<String>,
 }
 
 /// Everything `endgame-test` measured.
@@ -310,6 +312,7 @@ pub fn play_game(
         engine_moves: 0,
         engine_tstates: 0,
         closest: None,
+        moves: Vec::new(),
     };
     let mut pos = start;
     // The game is played into the firmware move by move, so that the full build sees its
@@ -401,9 +404,27 @@ pub fn play_game(
             after.play_unchecked(m);
             sargon::load(engine, &after)?;
         }
+        g.moves.push(SanPlus::from_move(pos.clone(), m).to_string());
         pos.play_unchecked(m);
         plies += 1;
     }
+}
+
+/// Numbered movetext of a game's SAN moves (`black_first`: the start has Black to move).
+pub fn movetext(moves: &[String], black_first: bool) -> String {
+    let mut out = Vec::new();
+    let off = black_first as usize;
+    for (i, m) in moves.iter().enumerate() {
+        let ply = i + off;
+        if ply.is_multiple_of(2) {
+            out.push(format!("{}. {m}", ply / 2 + 1));
+        } else if i == 0 {
+            out.push(format!("1... {m}"));
+        } else {
+            out.push(m.clone());
+        }
+    }
+    out.join(" ")
 }
 
 /// What `endgame-test` plays.
@@ -573,6 +594,9 @@ pub fn cli(args: &EndgameTestArgs) -> Result<(), String> {
             match &g.throw {
                 Some(t) => println!("  {}  {}: {} -> {}", t.fen, t.san, t.before, t.after),
                 None => println!("  {}  ({}): {}", g.start, g.start_value, g.end),
+            }
+            if verbose {
+                println!("    {}", movetext(&g.moves, g.start.ends_with(" b - -")));
             }
         }
     }

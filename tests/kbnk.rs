@@ -1,0 +1,567 @@
+//! Issue #36 item 2: the KBNK mating procedure (`asm/full/kbnk.asm`'s KBNKEV, modelled in
+//! `src/luscher/kbnk.rs`), held against our KBNK table and the Z80 to the model.
+//!
+//! - Every KBNK position (the strong side White, either side to move): where the model claims
+//!   a win the table says the strong side wins, where it claims a draw the table says draw.
+//! - The Z80's KBNKEV gives the model's verdict and score on every KBNK position, either
+//!   colour strong (`-- --ignored`; a slice by default).
+//! - Host play (`-- --ignored host_play`): the model's move by a d-ply search against the
+//!   table's best defence, the conversion rate within the 50-move rule (what chose the
+//!   weights; env KBNK_W = "grad,king,knight,flight", KBNK_DEPTH, KBNK_GAMES).
+
+use std::collections::HashSet;
+use std::sync::{Mutex, OnceLock};
+use z80chess::firmware::{Build, Engine};
+use z80chess::luscher::kbnk::{self, eval, Kbnk, Verdict, Weights};
+use z80chess::tablebase::men::{
+    in_check, legal_moves, Men, RawMove, BISHOP, BLACK, KING, KNIGHT, MAX_MEN, WHITE,
+};
+use z80chess::tablebase::{Metric, Store, Val};
+
+fn store() -> &'static Mutex<Store> {
+    static S: OnceLock<Mutex<Store>> = OnceLock::new();
+    S.get_or_init(|| {
+        let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("kbnk-tables");
+        let mut s = Store::new(d, Metric::Dtm);
+        s.table("KBNK").unwrap();
+        Mutex::new(s)
+    })
+}
+
+fn men_of(p: &Kbnk) -> Men {
+    let mut m = Men {
+        n: 4,
+        sq: [0; MAX_MEN],
+        color: [0; MAX_MEN],
+        role: [0; MAX_MEN],
+    };
+    m.sq[..4].copy_from_slice(&[p.sk, p.wk, p.b, p.n]);
+    m.color[..4].copy_from_slice(&[WHITE, BLACK, WHITE, WHITE]);
+    m.role[..4].copy_from_slice(&[KING, KING, BISHOP, KNIGHT]);
+    m
+}
+
+/// Every legal KBNK position, White strong.
+fn positions() -> impl Iterator<Item = Kbnk> {
+    (0..64u8).flat_map(|sk| {
+        (0..64u8).flat_map(move |wk| {
+            (0..64u8).flat_map(move |b| {
+                (0..64u8).flat_map(move |n| {
+                    [true, false].into_iter().filter_map(move |stm| {
+                        let p = Kbnk {
+                            sk,
+                            wk,
+                            b,
+                            n,
+                            strong_to_move: stm,
+                        };
+                        let distinct =
+                            sk != wk && sk != b && sk != n && wk != b && wk != n && b != n;
+                        (distinct && kbnk::cheb(sk, wk) > 1 && !(stm && p.check())).then_some(p)
+                    })
+                })
+            })
+        })
+    })
+}
+
+fn table_value(s: &Store, p: &Kbnk) -> Val {
+    let stm = if p.strong_to_move { WHITE } else { BLACK };
+    s.value_of(&men_of(p), stm, usize::MAX).unwrap()
+}
+
+#[test]
+fn the_models_claims_are_the_tables_on_every_kbnk_position() {
+    let s = store().lock().unwrap_or_else(|e| e.into_inner());
+    let w = Weights::DEFAULT;
+    let (mut n, mut won, mut claimed, mut draws, mut declined) = (0u64, 0u64, 0u64, 0u64, 0u64);
+    let mut bad = Vec::new();
+    let mut nbad = 0u64;
+    let (mut likely, mut lo_win, mut lo_likely) = (0u64, i32::MAX, i32::MIN);
+    for p in positions() {
+        let v = table_value(&s, &p);
+        let strong_wins = if p.strong_to_move {
+            v.is_win()
+        } else {
+            v.is_loss()
+        };
+        n += 1;
+        won += strong_wins as u64;
+        let ok = match eval(&p, &w) {
+            Verdict::Win(v) => {
+                claimed += 1;
+                lo_win = lo_win.min(v);
+                strong_wins
+            }
+            Verdict::Draw => {
+                draws += 1;
+                v == Val::Draw
+            }
+            Verdict::Decline => {
+                declined += 1;
+                true
+            }
+            Verdict::Likely(v) => {
+                likely += 1;
+                lo_likely = lo_likely.max(v);
+                true
+            }
+        };
+        if !ok {
+            if bad.len() < 400 {
+                bad.push(format!("{p:?}: table {v:?}, model {:?}", eval(&p, &w)));
+            }
+            nbad += 1;
+        }
+    }
+    println!(
+        "KBNK: {n} positions, {won} won; the model claims {claimed} wins, {draws} draws, \
+         declines {declined}, leaves {likely} unclaimed; wrong: {nbad}"
+    );
+    assert!(
+        lo_likely < lo_win,
+        "an unclaimed score {lo_likely} reaches the claimed band {lo_win}"
+    );
+    assert!(n > 20_000_000, "{n}");
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+// ---- the Z80 against the model --------------------------------------------------------
+
+fn sym(n: &str) -> u16 {
+    Build::Full
+        .symbol(n)
+        .unwrap_or_else(|| panic!("no symbol {n}"))
+}
+
+/// KBNKEV called on a board holding the position.
+struct Z80Kbnk {
+    e: Engine,
+    stub: u16,
+    board: u16,
+    color: u16,
+    t: u64,
+}
+
+/// What KBNKEV returned: None = not KBNK; Some(None) = declined; Some(Some(hl)) = scored.
+type Got = Option<Option<i32>>;
+
+impl Z80Kbnk {
+    fn new() -> Z80Kbnk {
+        let mut e = Engine::new(Build::Full).unwrap();
+        e.eval().unwrap(); // the active block gets the defaults (SELPRM)
+                           // LD A,6; OUT (04h),A; CALL KBNKEV; OUT (FFh),A at the top of KBNK's RAM
+        let stub = sym("KNV") + 0xF0;
+        let k = sym("KBNKEV").to_le_bytes();
+        let code = [0x3E, 6, 0xD3, 0x04, 0xCD, k[0], k[1], 0xD3, 0xFF];
+        e.machine.bus.mem[stub as usize..stub as usize + code.len()].copy_from_slice(&code);
+        Z80Kbnk {
+            e,
+            stub,
+            board: sym("BOARD"),
+            color: sym("COLOR"),
+            t: 0,
+        }
+    }
+
+    /// `p` with the strong side White (or Black: the board's ranks mirrored).
+    fn call(&mut self, p: &Kbnk, black: bool) -> Got {
+        let m = &mut self.e.machine;
+        let flip = if black { 56 } else { 0 };
+        let at = |s: u8| {
+            let s = s ^ flip;
+            (self.board + 21 + 10 * (s as u16 / 8) + s as u16 % 8) as usize
+        };
+        for s in 0..64u8 {
+            m.bus.mem[at(s)] = 0;
+        }
+        let (c, o) = if black { (0x80, 0) } else { (0, 0x80) };
+        m.bus.mem[at(p.sk)] = 6 | c;
+        m.bus.mem[at(p.wk)] = 6 | o;
+        m.bus.mem[at(p.b)] = 3 | c;
+        m.bus.mem[at(p.n)] = 2 | c;
+        // POINTS' convention: COLOR is the side that has just moved
+        let white_to_move = p.strong_to_move != black;
+        m.bus.mem[self.color as usize] = if white_to_move { 0x80 } else { 0 };
+        m.cpu.pc = self.stub;
+        m.cpu.sp = 0x6000;
+        let t0 = m.cpu.t;
+        match m.run(10_000_000) {
+            z80chess::machine::StopReason::Exit(_) => {}
+            other => panic!("KBNKEV did not return: {other:?}"),
+        }
+        self.t = m.cpu.t - t0;
+        let (f, hl) = (m.cpu.f, m.cpu.hl() as i16 as i32);
+        if f & 1 != 0 {
+            Some(Some(hl))
+        } else if f & 0x40 != 0 {
+            None
+        } else {
+            Some(None)
+        }
+    }
+}
+
+/// The model's answer in KBNKEV's terms (the side to move's view).
+fn want(p: &Kbnk) -> Got {
+    let v = match eval(p, &Weights::DEFAULT) {
+        Verdict::Decline => return Some(None),
+        Verdict::Draw => 0,
+        Verdict::Win(v) | Verdict::Likely(v) => v,
+    };
+    Some(Some(if p.strong_to_move { v } else { -v }))
+}
+
+/// Z80 and model on every `step`-th KBNK position, either colour strong: (calls, mean T, max T).
+fn z80_agrees(step: usize) -> (u64, f64, u64) {
+    let mut z = Z80Kbnk::new();
+    let (mut n, mut t, mut tmax) = (0u64, 0u64, 0u64);
+    let mut bad = Vec::new();
+    for p in positions().step_by(step) {
+        let w = want(&p);
+        for black in [false, true] {
+            let got = z.call(&p, black);
+            n += 1;
+            t += z.t;
+            tmax = tmax.max(z.t);
+            if got != w && bad.len() < 20 {
+                bad.push(format!(
+                    "{p:?} black strong {black}: model {w:?}, Z80 {got:?}"
+                ));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    (n, t as f64 / n as f64, tmax)
+}
+
+#[test]
+fn the_z80_is_the_model_on_a_slice_of_kbnk_positions() {
+    let (n, mean, max) = z80_agrees(97);
+    println!("KBNKEV: the Z80 agrees on {n} calls, {mean:.0} T a call on average, {max} at most");
+    assert!(n > 500_000, "{n}");
+}
+
+/// `cargo test --release --test kbnk -- --ignored every`: all 49 million calls (about an
+/// hour on one core).
+#[test]
+#[ignore = "every KBNK position, either colour strong: about an hour"]
+fn the_z80_is_the_model_on_every_kbnk_position() {
+    let (n, mean, max) = z80_agrees(1);
+    println!("KBNKEV: the Z80 agrees on {n} calls, {mean:.0} T a call on average, {max} at most");
+    assert!(n > 49_000_000, "{n}");
+}
+
+#[test]
+fn the_rom_holds_the_models_gradients_and_weights() {
+    let rom = Build::Full.rom();
+    let page6 = &rom[0x4000 + 6 * 0x4000..0x4000 + 7 * 0x4000];
+    let at = |n: &str| (sym(n) - 0x8000) as usize;
+    assert_eq!(&page6[at("KBGRD")..at("KBGRD") + 64], &kbnk::GRADIENT[..]);
+    let light: Vec<u8> = (0..64).map(|s| kbnk::GRADIENT[s ^ 7]).collect();
+    assert_eq!(&page6[at("KBGRL")..at("KBGRL") + 64], &light[..]);
+    assert_eq!(Build::Full.symbol("KBNKEV").map(|_| ()), Some(()));
+    let mut e = Engine::new(Build::Full).unwrap();
+    e.eval().unwrap();
+    let b = |n: &str| e.machine.bus.mem[sym(n) as usize] as i32;
+    let w = Weights::DEFAULT;
+    assert_eq!(b("P_KBNK"), 0, "off by default: it converts fewer than the module");
+    assert_eq!(
+        [
+            b("P_KBGR"),
+            b("P_KBKD"),
+            b("P_KBND"),
+            b("P_KBFL"),
+            b("P_KBUNC")
+        ],
+        [w.grad, w.king, w.knight, w.flight, w.unc]
+    );
+}
+
+// ---- host play: what chose the weights ------------------------------------------------
+
+struct Sim<'a> {
+    s: &'a Store,
+    w: Weights,
+    g: [u8; 64],
+    seen: HashSet<(u8, u8, u8, u8, bool)>,
+    buf: Vec<Vec<RawMove>>,
+}
+
+const MATE: i32 = 32_000;
+
+/// The gradient's index of the bare king's square (files mirrored for a light bishop).
+fn grad_index(p: &Kbnk) -> usize {
+    (if kbnk::dark(p.b) { p.wk } else { p.wk ^ 7 }) as usize
+}
+
+fn key(p: &Kbnk) -> (u8, u8, u8, u8, bool) {
+    (p.sk, p.wk, p.b, p.n, p.strong_to_move)
+}
+
+fn after(p: &Kbnk, m: &RawMove) -> Option<Kbnk> {
+    if m.capture != usize::MAX {
+        return None; // a piece taken: a draw
+    }
+    let mut q = *p;
+    match m.i {
+        0 => q.sk = m.to,
+        1 => q.wk = m.to,
+        2 => q.b = m.to,
+        _ => q.n = m.to,
+    }
+    q.strong_to_move = !p.strong_to_move;
+    Some(q)
+}
+
+impl Sim<'_> {
+    /// The strong side's view, alpha-beta to `depth` plies.
+    fn search(&mut self, p: &Kbnk, depth: usize, ply: usize, mut a: i32, mut b: i32) -> i32 {
+        if ply > 0 && self.seen.contains(&key(p)) {
+            return 0;
+        }
+        let men = men_of(p);
+        let stm = if p.strong_to_move { WHITE } else { BLACK };
+        while self.buf.len() <= ply {
+            self.buf.push(Vec::new());
+        }
+        let mut ms = std::mem::take(&mut self.buf[ply]);
+        legal_moves(&men, stm, usize::MAX, &mut ms);
+        let r = if ms.is_empty() {
+            if in_check(&men, stm) {
+                if p.strong_to_move {
+                    -MATE
+                } else {
+                    MATE - ply as i32
+                }
+            } else {
+                0
+            }
+        } else if depth == 0 {
+            match eval(p, &self.w) {
+                Verdict::Win(v) | Verdict::Likely(v) => {
+                    v + self.w.grad
+                        * (self.g[grad_index(p)] as i32 - kbnk::gradient(p.b, p.wk) as i32)
+                }
+                _ => 0,
+            }
+        } else {
+            let mut best = if p.strong_to_move {
+                -MATE - 1
+            } else {
+                MATE + 1
+            };
+            for m in ms.iter() {
+                let v = match after(p, m) {
+                    None => 0,
+                    Some(q) => self.search(&q, depth - 1, ply + 1, a, b),
+                };
+                if p.strong_to_move {
+                    best = best.max(v);
+                    a = a.max(v);
+                } else {
+                    best = best.min(v);
+                    b = b.min(v);
+                }
+                if a >= b {
+                    break;
+                }
+            }
+            best
+        };
+        self.buf[ply] = ms;
+        r
+    }
+
+    /// Plays from `p` (strong to move): Some(moves) when mated within 50 moves.
+    fn play(&mut self, mut p: Kbnk, depth: usize) -> Option<u32> {
+        self.seen.clear();
+        for mv in 1..=50 {
+            self.seen.insert(key(&p));
+            let men = men_of(&p);
+            let mut ms = Vec::new();
+            legal_moves(&men, WHITE, usize::MAX, &mut ms);
+            let mut best = (-MATE - 2, None);
+            for m in &ms {
+                let Some(q) = after(&p, m) else { continue };
+                let v = self.search(&q, depth - 1, 1, -MATE - 1, MATE + 1);
+                if v > best.0 {
+                    best = (v, Some(q));
+                }
+            }
+            let q = best.1?;
+            self.seen.insert(key(&q));
+            // the defence: the table's longest loss
+            let men = men_of(&q);
+            legal_moves(&men, BLACK, usize::MAX, &mut ms);
+            if ms.is_empty() {
+                return in_check(&men, BLACK).then_some(mv);
+            }
+            let mut worst: Option<(Val, Kbnk)> = None;
+            for m in &ms {
+                let r = after(&q, m)?; // a capture: drawn
+                let v = table_value(self.s, &r);
+                if !v.is_win() {
+                    return None;
+                }
+                if worst.is_none_or(|(w, _)| v.rank() < w.rank()) {
+                    worst = Some((v, r));
+                }
+            }
+            p = worst?.1;
+            if std::env::var("KBNK_TRACE").is_ok() {
+                println!("move {mv}: {:?} {:?}", p, table_value(self.s, &p));
+            }
+        }
+        None
+    }
+}
+
+#[test]
+#[ignore = "host play for tuning: minutes"]
+fn host_play() {
+    let s = store().lock().unwrap_or_else(|e| e.into_inner());
+    let env = |k: &str, d: usize| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
+    let mut w = Weights::DEFAULT;
+    if let Ok(v) = std::env::var("KBNK_W") {
+        let x: Vec<i32> = v.split(',').map(|t| t.parse().unwrap()).collect();
+        w = Weights {
+            grad: x[0],
+            king: x[1],
+            knight: x[2],
+            flight: x[3],
+            unc: x[4],
+        };
+    }
+    let depth = env("KBNK_DEPTH", 3);
+    let games = env("KBNK_GAMES", 50);
+    let mut x = (env("KBNK_SEED", 1) as u64 * 0x9E37_79B9_7F4A_7C15) | 1;
+    let mut all = Vec::new();
+    while all.len() < games {
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        let r = x.wrapping_mul(0x2545_F491_4F6C_DD1D);
+        let sq = |k: u32| ((r >> (6 * k)) & 63) as u8;
+        let p = Kbnk {
+            sk: sq(0),
+            wk: sq(1),
+            b: sq(2),
+            n: sq(3),
+            strong_to_move: true,
+        };
+        let distinct = [p.sk, p.wk, p.b, p.n].iter().collect::<HashSet<_>>().len() == 4;
+        if distinct && kbnk::cheb(p.sk, p.wk) > 1 && !p.check() && table_value(&s, &p).is_win() {
+            all.push(p);
+        }
+    }
+    let mut g = kbnk::GRADIENT;
+    if let Ok(v) = std::env::var("KBNK_G") {
+        let x: Vec<u8> = v.split(',').map(|t| t.trim().parse().unwrap()).collect();
+        g.copy_from_slice(&x);
+    }
+    let mut sim = Sim {
+        s: &s,
+        w,
+        g,
+        seen: HashSet::new(),
+        buf: Vec::new(),
+    };
+    let mut won = 0;
+    let mut moves = 0;
+    for p in &all {
+        if let Some(m) = sim.play(*p, depth) {
+            won += 1;
+            moves += m;
+        }
+    }
+    println!(
+        "weights {w:?} depth {depth}: {won} of {} mated within 50 moves ({:.1} moves on average)",
+        all.len(),
+        moves as f64 / won.max(1) as f64
+    );
+}
+
+/// Least squares of the plies to mate on the bare king's square (one-hot, the bishop's
+/// colour folded), the kings' steps, the knight's steps and the flight squares, over the won
+/// positions with the strong side to move: what the gradient was fitted with
+/// (`-- --ignored fit --nocapture`; prints KBNK_G and KBNK_W for host_play).
+#[test]
+#[ignore = "fits the gradient: a minute"]
+fn fit() {
+    let s = store().lock().unwrap_or_else(|e| e.into_inner());
+    const N: usize = 67;
+    let mut a = vec![[0f64; N]; N];
+    let mut b = [0f64; N];
+    let mut rows = 0u64;
+    for p in positions().step_by(5) {
+        if !p.strong_to_move {
+            continue;
+        }
+        let Val::Win(d) = table_value(&s, &p) else {
+            continue;
+        };
+        let mut x = [0f64; N];
+        x[grad_index(&p)] = 1.0;
+        x[64] = kbnk::cheb(p.sk, p.wk) as f64;
+        x[65] = kbnk::cheb(p.n, p.wk) as f64;
+        x[66] = p.flights() as f64;
+        for i in 0..N {
+            if x[i] == 0.0 {
+                continue;
+            }
+            b[i] += x[i] * d as f64;
+            for j in 0..N {
+                a[i][j] += x[i] * x[j];
+            }
+        }
+        rows += 1;
+    }
+    // Gaussian elimination with partial pivoting
+    for c in 0..N {
+        let piv = (c..N)
+            .max_by(|&i, &j| a[i][c].abs().total_cmp(&a[j][c].abs()))
+            .unwrap();
+        a.swap(c, piv);
+        b.swap(c, piv);
+        for r in 0..N {
+            if r != c && a[r][c] != 0.0 {
+                let f = a[r][c] / a[c][c];
+                let pivot = a[c];
+                for (x, y) in a[r][c..].iter_mut().zip(&pivot[c..]) {
+                    *x -= f * y;
+                }
+                b[r] -= f * b[c];
+            }
+        }
+    }
+    let beta: Vec<f64> = (0..N).map(|i| b[i] / a[i][i]).collect();
+    let unit: f64 = std::env::var("KBNK_UNIT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(8.0);
+    let max = beta[..64].iter().cloned().fold(f64::MIN, f64::max);
+    let g: Vec<String> = beta[..64]
+        .iter()
+        .map(|v| ((max - v) * unit).round().clamp(0.0, 255.0).to_string())
+        .collect();
+    println!(
+        "{rows} rows; plies per king step {:.2}, knight step {:.2}, flight {:.2}",
+        beta[64], beta[65], beta[66]
+    );
+    for r in (0..8).rev() {
+        println!("{}", g[r * 8..r * 8 + 8].join(","));
+    }
+    println!("KBNK_G={}", g.join(","));
+    println!(
+        "KBNK_W=1,{},{},{},8",
+        (beta[64] * unit).round().max(0.0),
+        (beta[65] * unit).round().max(0.0),
+        (beta[66] * unit).round().max(0.0)
+    );
+}
