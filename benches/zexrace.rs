@@ -101,8 +101,6 @@ impl Bus for ZexBus {
     fn deadline(&self) -> TStates {
         self.deadline
     }
-    /// Only an OUT lowers the deadline (z80emu's `write_mem` cannot break either).
-    const WRITE_STOPS: bool = false;
 }
 
 fn run_ours(program: &[u8]) -> Outcome {

@@ -49,16 +49,11 @@ pub trait Bus {
     /// this T-state. A bus that must stop the machine (a port write, a fault, a watched access)
     /// lowers it to 0 when that happens: the run ends after the instruction in progress, with
     /// no other test per instruction. Only [`Bus::write`], [`Bus::port_in`] and
-    /// [`Bus::port_out`] may lower it (the batch loop reads it after the port cycles, and
-    /// after every instruction when [`Bus::WRITE_STOPS`]).
+    /// [`Bus::port_out`] may lower it (the batch loop reads it after those cycles alone).
     #[inline(always)]
     fn deadline(&self) -> TStates {
         TStates::MAX
     }
-    /// Whether a memory write may lower [`Bus::deadline`] (a write fault, a watched address).
-    /// A bus whose writes never stop the machine says false, and the batch loop looks at the
-    /// deadline only after its port cycles.
-    const WRITE_STOPS: bool = true;
 }
 
 /// The simplest machine: 64 KiB of RAM, ports that read as 0xFF and swallow writes.

@@ -63,9 +63,9 @@ pub struct Cpu {
     pub(crate) ei_mark: u64,
     /// `m1` when LD A,I or LD A,R ran (`p` likewise).
     pub(crate) p_mark: u64,
-    /// The batch loop's stop test: it runs while `t < end` (and, on a bus whose writes may
-    /// stop it, `t` below the bus's deadline). Set from the limit and the deadline when a
-    /// batch begins, lowered by HALT and after a port cycle; `TStates::MAX` between batches.
+    /// The batch loop's one stop test: it runs while `t < end`. Set from the limit and the
+    /// bus's deadline when a batch begins, lowered by HALT and by any bus cycle that may lower
+    /// the deadline (write, port in, port out); `TStates::MAX` between batches.
     pub(crate) end: TStates,
 }
 

@@ -167,10 +167,8 @@ impl Cpu {
     /// The same instructions as repeated [`Cpu::step`], with the same bus cycles, but the
     /// common case (no NMI, /INT not asserted, not halted) runs in a batch loop over a copy
     /// of the registers in locals, written back once when the batch ends: the only test per
-    /// instruction is the counter against `end`, the limit lowered by a HALT and by the bus's
-    /// deadline, read after the cycles that may lower it ([`Bus::deadline`],
-    /// [`Bus::WRITE_STOPS`]). The Q, EI and P latches are marks of the M1 counter, turned
-    /// back into `q`, `ei` and `p` when the batch (or a step) ends.
+    /// instruction is the counter against the limit (a bus that must stop the machine lowers
+    /// its deadline, see [`Bus::deadline`]).
     pub fn run<B: Bus>(&mut self, bus: &mut B, limit: TStates) -> Exit {
         let mut last = self.pc;
         loop {
@@ -201,15 +199,7 @@ impl Cpu {
         loop {
             last = c.pc;
             c.instruction(bus);
-            // A bus whose writes may stop the machine is asked after every instruction:
-            // lowering `end` in every writing arm ran the firmware 1.2-2.6x slower (a loop-
-            // carried value written in half the arms), one load and compare here costs little.
-            let end = if B::WRITE_STOPS {
-                c.end.min(bus.deadline())
-            } else {
-                c.end
-            };
-            if c.t >= end {
+            if c.t >= c.end {
                 break;
             }
         }
@@ -240,14 +230,7 @@ impl Cpu {
     fn wr<B: Bus>(&mut self, bus: &mut B, addr: u16, v: u8) {
         bus.write(addr, v, self.t);
         self.t += 3;
-    }
-    /// After a cycle that may lower the bus's deadline: the batch stops when it did.
-    #[inline(always)]
-    fn lower_end<B: Bus>(&mut self, bus: &B) {
-        let d = bus.deadline();
-        if d < self.end {
-            self.end = d;
-        }
+        self.end = self.end.min(bus.deadline());
     }
     #[inline(always)]
     fn imm8<B: Bus>(&mut self, bus: &mut B) -> u8 {
@@ -270,14 +253,14 @@ impl Cpu {
     fn pin<B: Bus>(&mut self, bus: &mut B, port: u16) -> u8 {
         let v = bus.port_in(port, self.t);
         self.t += 4;
-        self.lower_end(bus);
+        self.end = self.end.min(bus.deadline());
         v
     }
     #[inline(always)]
     fn pout<B: Bus>(&mut self, bus: &mut B, port: u16, v: u8) {
         bus.port_out(port, v, self.t);
         self.t += 4;
-        self.lower_end(bus);
+        self.end = self.end.min(bus.deadline());
     }
     #[inline(always)]
     fn push16<B: Bus>(&mut self, bus: &mut B, v: u16) {
