@@ -48,8 +48,7 @@ pub trait Bus {
     /// [`Cpu::run`](super::Cpu::run) stops before an instruction that would start at or after
     /// this T-state. A bus that must stop the machine (a port write, a fault, a watched access)
     /// lowers it to 0 when that happens: the run ends after the instruction in progress, with
-    /// no other test per instruction. Only [`Bus::write`], [`Bus::port_in`] and
-    /// [`Bus::port_out`] may lower it (the batch loop reads it after those cycles alone).
+    /// no other test per instruction.
     #[inline(always)]
     fn deadline(&self) -> TStates {
         TStates::MAX

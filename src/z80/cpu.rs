@@ -1,6 +1,5 @@
 //! The register file and the machine state that is not memory.
 
-use super::bus::TStates;
 use super::flags::*;
 
 /// NMOS Z80 state. Registers are public: debuggers and test harnesses read and set them.
@@ -51,22 +50,8 @@ pub struct Cpu {
     /// it); inside an instruction SCF/CCF get it as an argument.
     pub(crate) prev_q: u8,
     /// M1 cycles run since `r` was last brought up to date ([`Cpu::sync_r`]): one add per
-    /// fetch instead of the masked update of R's low 7 bits. 0 between instructions. It never
-    /// goes back while an instruction or a batch runs, so it also names the instruction that
-    /// did something: the marks below hold its value at the moment they were set.
-    pub(crate) m1: u64,
-    /// `m1` when F was last written: the instruction just finished wrote F (Q = F) when it
-    /// equals `m1`. Replaces clearing Q before every instruction; `u64::MAX` (never) between
-    /// instructions, where `q` says it.
-    pub(crate) q_mark: u64,
-    /// `m1` when EI ran (`ei` is true after the instruction when it equals `m1`).
-    pub(crate) ei_mark: u64,
-    /// `m1` when LD A,I or LD A,R ran (`p` likewise).
-    pub(crate) p_mark: u64,
-    /// The batch loop's one stop test: it runs while `t < end`. Set from the limit and the
-    /// bus's deadline when a batch begins, lowered by HALT and by any bus cycle that may lower
-    /// the deadline (write, port in, port out); `TStates::MAX` between batches.
-    pub(crate) end: TStates,
+    /// fetch instead of the masked update of R's low 7 bits. 0 between instructions.
+    pub(crate) m1: u8,
 }
 
 impl Default for Cpu {
@@ -110,10 +95,6 @@ impl Cpu {
             t: 0,
             prev_q: 0,
             m1: 0,
-            q_mark: u64::MAX,
-            ei_mark: u64::MAX,
-            p_mark: u64::MAX,
-            end: TStates::MAX,
         }
     }
 
@@ -165,32 +146,7 @@ impl Cpu {
     #[inline(always)]
     pub(crate) fn setf(&mut self, f: u8) {
         self.f = f;
-        self.q_mark = self.m1;
-    }
-
-    /// Q as it was when the instruction that began with `m1 == start` began: F if the one
-    /// before it wrote F, `q` if it is the first since the latches were stored, else 0.
-    #[inline(always)]
-    pub(crate) fn q_before(&self, start: u64) -> u8 {
-        if self.q_mark == start {
-            self.f
-        } else if start == 0 {
-            self.q
-        } else {
-            0
-        }
-    }
-
-    /// The latches Q, EI and P of the instruction just finished, from the marks (after a step
-    /// and at the end of a batch, before [`Cpu::sync_r`]).
-    #[inline(always)]
-    pub(crate) fn store_latches(&mut self) {
-        self.q = if self.q_mark == self.m1 { self.f } else { 0 };
-        self.ei = self.ei_mark == self.m1;
-        self.p = self.p_mark == self.m1;
-        self.q_mark = u64::MAX;
-        self.ei_mark = u64::MAX;
-        self.p_mark = u64::MAX;
+        self.q = f;
     }
 
     /// An M1 cycle: R's counter advances (added to R when the instruction is done).
@@ -202,7 +158,7 @@ impl Cpu {
     /// R as the instruction in progress sees it (256 is a multiple of 128: `m1` may wrap).
     #[inline(always)]
     pub(crate) fn r_now(&self) -> u8 {
-        (self.r & 0x80) | (self.r.wrapping_add(self.m1 as u8) & 0x7F)
+        (self.r & 0x80) | (self.r.wrapping_add(self.m1) & 0x7F)
     }
 
     /// Bring `r` up to date (after each step and at the end of a batch).

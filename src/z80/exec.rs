@@ -90,8 +90,6 @@ impl Cpu {
         if !((self.nmi_pending | self.int_line | self.halted) && self.step_event(bus)) {
             self.instruction(bus);
         }
-        self.end = TStates::MAX;
-        self.store_latches();
         self.sync_r();
     }
 
@@ -99,9 +97,12 @@ impl Cpu {
     /// SCF/CCF, then fetch and execute.
     #[inline(always)]
     fn instruction<B: Bus>(&mut self, bus: &mut B) {
-        let start = self.m1;
+        self.ei = false;
+        self.p = false;
+        let prev_q = self.q;
+        self.q = 0;
         let op = self.fetch_op(bus);
-        self.dispatch::<HL, B>(bus, op, start);
+        self.dispatch::<HL, B>(bus, op, prev_q);
     }
 
     /// The step when an NMI is pending, /INT is asserted or the CPU is halted: accept the
@@ -119,7 +120,10 @@ impl Cpu {
             return true;
         }
         if self.halted {
+            self.ei = false;
+            self.p = false;
             self.prev_q = self.q;
+            self.q = 0;
             // HALT repeats NOP M1 cycles at the address after the HALT.
             let _ = bus.fetch(self.pc, self.t);
             self.t += 4;
@@ -132,7 +136,7 @@ impl Cpu {
     /// After a DD or FD prefix (`first`): any further DD/FD are ignored but the last, then the
     /// instruction runs with IX or IY for HL.
     #[inline(always)]
-    fn exec_prefixed<B: Bus>(&mut self, bus: &mut B, first: u8, start: u64) {
+    fn exec_prefixed<B: Bus>(&mut self, bus: &mut B, first: u8, prev_q: u8) {
         let mut prefix = first;
         let mut op = self.fetch_op(bus);
         while op == 0xDD || op == 0xFD {
@@ -140,17 +144,17 @@ impl Cpu {
             op = self.fetch_op(bus);
         }
         if prefix == 0xDD {
-            self.dispatch::<IX, B>(bus, op, start);
+            self.dispatch::<IX, B>(bus, op, prev_q);
         } else {
-            self.dispatch::<IY, B>(bus, op, start);
+            self.dispatch::<IY, B>(bus, op, prev_q);
         }
     }
 
     /// `exec_main` with the opcode a constant in each arm: one jump through a 256-entry table,
     /// and each arm is that opcode's code alone (the field decoding folds away).
     #[inline(always)]
-    fn dispatch<const I: u8, B: Bus>(&mut self, bus: &mut B, op: u8, start: u64) {
-        by_opcode!(op, n => self.exec_main::<I, B>(bus, n, start))
+    fn dispatch<const I: u8, B: Bus>(&mut self, bus: &mut B, op: u8, prev_q: u8) {
+        by_opcode!(op, n => self.exec_main::<I, B>(bus, n, prev_q))
     }
 
     /// Run whole instructions until the counter reaches `t_end` (or passes it by the last
@@ -194,17 +198,14 @@ impl Cpu {
     fn batch<B: Bus>(&mut self, bus: &mut B, limit: TStates) -> u16 {
         debug_assert!(!self.halted);
         let mut c = self.clone();
-        c.end = limit.min(bus.deadline());
         let mut last;
         loop {
             last = c.pc;
             c.instruction(bus);
-            if c.t >= c.end {
+            if c.t >= limit.min(bus.deadline()) || c.halted {
                 break;
             }
         }
-        c.end = TStates::MAX;
-        c.store_latches();
         c.sync_r();
         *self = c;
         last
@@ -230,7 +231,6 @@ impl Cpu {
     fn wr<B: Bus>(&mut self, bus: &mut B, addr: u16, v: u8) {
         bus.write(addr, v, self.t);
         self.t += 3;
-        self.end = self.end.min(bus.deadline());
     }
     #[inline(always)]
     fn imm8<B: Bus>(&mut self, bus: &mut B) -> u8 {
@@ -253,14 +253,12 @@ impl Cpu {
     fn pin<B: Bus>(&mut self, bus: &mut B, port: u16) -> u8 {
         let v = bus.port_in(port, self.t);
         self.t += 4;
-        self.end = self.end.min(bus.deadline());
         v
     }
     #[inline(always)]
     fn pout<B: Bus>(&mut self, bus: &mut B, port: u16, v: u8) {
         bus.port_out(port, v, self.t);
         self.t += 4;
-        self.end = self.end.min(bus.deadline());
     }
     #[inline(always)]
     fn push16<B: Bus>(&mut self, bus: &mut B, v: u16) {
@@ -548,8 +546,8 @@ impl Cpu {
     // jump, so it is exempt from the crate's 120-line limit (clippy.toml).
     #[allow(clippy::too_many_lines)]
     #[inline(always)]
-    /// `start`: `m1` when the instruction began (SCF and CCF read Q as it was then).
-    fn exec_main<const I: u8, B: Bus>(&mut self, bus: &mut B, op: u8, start: u64) {
+    /// `prev_q`: Q as it was when the instruction began (SCF and CCF read it).
+    fn exec_main<const I: u8, B: Bus>(&mut self, bus: &mut B, op: u8, prev_q: u8) {
         let y = (op >> 3) & 7;
         let z = op & 7;
         let p = y >> 1;
@@ -674,13 +672,12 @@ impl Cpu {
                         self.set_reg8::<I>(y, n);
                     }
                 }
-                _ => self.exec_acc_op(y, start),
+                _ => self.exec_acc_op(y, prev_q),
             },
             1 => {
                 if op == 0x76 {
                     self.halted = true;
-                    self.prev_q = self.q_before(start);
-                    self.end = 0;
+                    self.prev_q = prev_q;
                 } else if y == 6 {
                     let a = self.ea::<I, B>(bus);
                     let v = self.reg8::<HL>(z);
@@ -801,7 +798,7 @@ impl Cpu {
                     _ => {
                         self.iff1 = true;
                         self.iff2 = true;
-                        self.ei_mark = self.m1;
+                        self.ei = true;
                     }
                 },
                 4 => {
@@ -837,7 +834,7 @@ impl Cpu {
                             }
                             2 => self.exec_ed(bus),
                             // DD, FD: a prefix. After one, `exec_prefixed` has consumed the rest.
-                            _ if I == HL => self.exec_prefixed(bus, op, start),
+                            _ if I == HL => self.exec_prefixed(bus, op, prev_q),
                             _ => unreachable!("DD/FD prefix reached exec_main"),
                         }
                     }
@@ -867,7 +864,7 @@ impl Cpu {
 
     /// x=0, z=7: RLCA RRCA RLA RRA DAA CPL SCF CCF.
     #[inline(always)]
-    fn exec_acc_op(&mut self, y: u8, start: u64) {
+    fn exec_acc_op(&mut self, y: u8, prev_q: u8) {
         let a = self.a;
         let keep = self.f & (S | Z | PV);
         match y {
@@ -893,11 +890,11 @@ impl Cpu {
                 self.setf((self.f & (S | Z | PV | C)) | H | N | (self.a & XY));
             }
             6 => {
-                let xy = ((self.q_before(start) ^ self.f) | a) & XY;
+                let xy = ((prev_q ^ self.f) | a) & XY;
                 self.setf(keep | C | xy);
             }
             _ => {
-                let xy = ((self.q_before(start) ^ self.f) | a) & XY;
+                let xy = ((prev_q ^ self.f) | a) & XY;
                 let c = self.f & C;
                 self.setf(keep | xy | if c != 0 { H } else { C });
             }
@@ -1049,9 +1046,8 @@ impl Cpu {
                         if y == 0 {
                             self.i = self.a;
                         } else {
-                            // R reads A from now on: `m1` keeps counting (the marks name
-                            // instructions by it), so R's low bits absorb what it has counted.
-                            self.r = (self.a & 0x80) | (self.a.wrapping_sub(self.m1 as u8) & 0x7F);
+                            self.r = self.a;
+                            self.m1 = 0;
                         }
                     }
                     2 | 3 => {
@@ -1060,7 +1056,7 @@ impl Cpu {
                         self.a = if y == 2 { self.i } else { self.r_now() };
                         let pv = if self.iff2 { PV } else { 0 };
                         self.setf((self.f & C) | SZ53[self.a as usize] | pv);
-                        self.p_mark = self.m1;
+                        self.p = true;
                     }
                     4 | 5 => {
                         let hl = self.hl();
@@ -1228,7 +1224,10 @@ impl Cpu {
 
     fn interrupt_entry(&mut self) {
         self.halted = false;
+        self.ei = false;
+        self.p = false;
         self.prev_q = self.q;
+        self.q = 0;
         self.inc_r();
     }
 
@@ -1275,8 +1274,7 @@ impl Cpu {
                     // at PC (a device that supplies them is not modelled; a DD/FD prefix on
                     // the bus is ignored).
                     self.t -= 2;
-                    // Started at m1 = 0: SCF/CCF read the Q of the instruction before.
-                    self.exec_main::<HL, B>(bus, data, 0);
+                    self.exec_main::<HL, B>(bus, data, self.prev_q);
                 }
             }
             1 => {
