@@ -265,7 +265,11 @@ fn the_rom_holds_the_models_gradients_and_weights() {
     e.eval().unwrap();
     let b = |n: &str| e.machine.bus.mem[sym(n) as usize] as i32;
     let w = Weights::DEFAULT;
-    assert_eq!(b("P_KBNK"), 0, "off by default: it converts fewer than the module");
+    assert_eq!(
+        b("P_KBNK"),
+        0,
+        "off by default: it converts fewer than the module"
+    );
     assert_eq!(
         [
             b("P_KBGR"),

@@ -399,19 +399,37 @@ fn period_builds_keep_their_time_past_the_control() {
 fn bad_command_lines() {
     // Each line split at single spaces (two spaces make an empty engine name).
     let cases: [(&str, &[&str]); 14] = [
-        ("artcle 1978 --games 2 --level 1", &["bad engine 'artcle'", "article"]),
+        (
+            "artcle 1978 --games 2 --level 1",
+            &["bad engine 'artcle'", "article"],
+        ),
         ("article  --games 2 --level 1", &["bad engine"]),
         ("article 1978: --games 2 --level 1", &["no parameter file"]),
-        ("article uci: --games 2 --level 1", &["needs the engine's path"]),
+        (
+            "article uci: --games 2 --level 1",
+            &["needs the engine's path"],
+        ),
         (
             "article uci:/nonexistent/engine --games 2 --level 1",
             &["'/nonexistent/engine' not found"],
         ),
-        ("article uci:/bin/true --games 2 --level 1", &["/bin/true", "exited"]),
-        ("article 1978 --games 2 --level 9", &["bad time control", "1 to 8"]),
-        ("article 1978 --games 2 --tc-emulated 40", &["MOVES/SECONDS"]),
+        (
+            "article uci:/bin/true --games 2 --level 1",
+            &["/bin/true", "exited"],
+        ),
+        (
+            "article 1978 --games 2 --level 9",
+            &["bad time control", "1 to 8"],
+        ),
+        (
+            "article 1978 --games 2 --tc-emulated 40",
+            &["MOVES/SECONDS"],
+        ),
         ("article 1978 --games 2 --tc-emulated 0/60", &["at least 1"]),
-        ("article 1978 --games 2 --movetime-emulated=-1", &["more than 0"]),
+        (
+            "article 1978 --games 2 --movetime-emulated=-1",
+            &["more than 0"],
+        ),
         ("article 1978 --games 2", &["--level"]),
         (
             "article 1978 --games 2 --level 1 --movetime-emulated 1",

@@ -2,9 +2,9 @@
 //! T-state budget) printing the depth reached and the T-states per evaluation, and `regress
 //! --movetime-emulated`; bad times refused by name. Each through the binary or the library.
 
+use z80chess::firmware::params::ParamFile;
 use z80chess::firmware::{parse_fen, sargon, Build, Engine, SearchKind};
 use z80chess::profile::evals::{emulated_tstates, Counters, EvalCost, Limit};
-use z80chess::firmware::params::ParamFile;
 use z80chess::session::clock::STOP_LATENCY_T;
 
 /// The stop latency measured here: the firmware looks at "move now" between nodes, but orders
