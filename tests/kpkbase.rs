@@ -23,6 +23,13 @@ fn store() -> &'static Mutex<Store> {
     })
 }
 
+/// The store with the KPK table in it (built by `bits()` on first use): every test that
+/// probes the table goes through here, so none depends on another having run first.
+fn table_store() -> std::sync::MutexGuard<'static, Store> {
+    bits();
+    store().lock().unwrap_or_else(|e| e.into_inner())
+}
+
 fn bits() -> &'static Vec<u8> {
     static B: OnceLock<Vec<u8>> = OnceLock::new();
     B.get_or_init(|| {
@@ -53,7 +60,7 @@ fn the_committed_bitbase_is_a_regeneration() {
 
 #[test]
 fn the_model_is_the_table_on_every_kpk_position() {
-    let s = store().lock().unwrap_or_else(|e| e.into_inner());
+    let s = table_store();
     let (mut n, mut won) = (0, 0);
     let mut bad = Vec::new();
     for (xk, yk, pawn, xtm) in kpk_bitbase::positions() {
@@ -181,7 +188,7 @@ fn the_z80_probe_is_the_model_on_every_kpk_position() {
 fn level2_keeps(n: usize, seed: u64) -> (usize, Vec<String>) {
     use z80chess::firmware::sargon;
     use z80chess::tablebase::endgame_test::Rng;
-    let s = store().lock().unwrap_or_else(|e| e.into_inner());
+    let s = table_store();
     let all: Vec<(u8, u8, u8, bool)> = kpk_bitbase::positions().collect();
     let mut rng = Rng::new(seed);
     let mut e = Engine::new(Build::Full).unwrap();
@@ -293,7 +300,7 @@ fn the_bitbase_changes_the_move_it_should_and_off_is_the_old_scoring() {
     };
     let (with, without) = (best(""), best("P_FLAGS2 = 0\n"));
     assert_eq!(without, "c6d6", "the old scoring's move");
-    let s = store().lock().unwrap_or_else(|e| e.into_inner());
+    let s = table_store();
     let pos = parse_fen(fen).unwrap();
     let m = pos
         .legal_moves()
