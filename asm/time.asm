@@ -210,11 +210,18 @@ TMITER: LD      HL,(TMTGT)
         LD      (TMNB),A
         RET
 
-; TMPOLL: in SRCH's loops: a timed search past its limit stops (ABORT).
+; TMPOLL: in SRCH, on entering a node and before each move: the host's "move
+; now" (PPOLL bit 1) stops the search (ABORT = 2), and so does a timed search
+; past its limit (ABORT = 4). 30 T when neither is set and the search is not
+; timed.
 ;   clobbers: A, DE, HL
 ;   CALLED BY: SRCH
 ;   CALLS:     ELAPSD, HARDCP
-TMPOLL: LD      A,(TMON)
+TMPOLL: IN      A,(PPOLL)
+        AND     2
+        JR      Z,.time
+        LD      (ABORT),A
+.time:  LD      A,(TMON)
         OR      A
         RET     Z
         CALL    ELAPSD

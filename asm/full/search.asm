@@ -59,7 +59,7 @@ FNDMOV: LD      A,(MOVENO)
 
 ; SRCH: search the node at ply A (the side to move is COLOR, LASTMV the move
 ; that led here). Recursive, with its frame at IX. The host's "move now"
-; (PPOLL bit 1) and a timed search's limit (TMPOLL) are looked at on entering
+; (PPOLL bit 1) and a timed search's limit (both TMPOLL) are looked at on entering
 ; a node and before each of its moves, so a stop waits for one move's work at
 ; most (with F2_ORDER; without it SORTM evaluates a whole node first).
 ;   out: carry and HL = SCOREW[ply] to back up; no carry = cut off or stopped
@@ -83,12 +83,7 @@ SRCH:   PUSH    IX
         LD      A,2
         LD      (OVFLW),A
         LD      (ABORT),A
-.room:  IN      A,(PPOLL)       ; the host's "move now"
-        AND     2
-        JR      Z,.go0
-        LD      (ABORT),A
-.go0:
-        CALL    TMPOLL          ; time.asm: a timed search's limit
+.room:  CALL    TMPOLL          ; time.asm: "move now", a timed search's limit
         LD      A,(IX+F_PLY)
         CP      2
         CALL    Z,PVCLR         ; time.asm: no reply yet
@@ -184,11 +179,7 @@ SRCH:   PUSH    IX
         LD      (IX+F_NEXT),L
         LD      (IX+F_NEXT+1),H
 .loop:
-        IN      A,(PPOLL)       ; the host's "move now" here too: a node's moves
-        AND     2               ; can take millions of T-states (30 T a move)
-        JR      Z,.loop0
-        LD      (ABORT),A
-.loop0: CALL    TMPOLL          ; (a leaf loop is the longest stretch)
+        CALL    TMPOLL          ; (a node's moves can take millions of T-states)
         LD      A,(ABORT)
         OR      A
         JP      NZ,.cut
