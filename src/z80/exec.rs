@@ -194,6 +194,26 @@ impl Cpu {
     /// The batch loop of [`Cpu::run`]: entered with no NMI pending, /INT not asserted and the
     /// CPU not halted (none of which an instruction can change but HALT), below the limit.
     /// Returns the address of the last instruction it ran.
+    ///
+    /// Its speed rests on where LLVM's register allocator keeps the loop-carried state (PC,
+    /// the T and M1 counters, the bus and memory pointers, A, F, H, L) at the point where the
+    /// 256 arms meet again, and small changes move it (issue #34, measured on the `z80chess`
+    /// binary, kiwipete 1978 level 3, user time best of 3 alternating, against 0.46 s here):
+    /// - every stop folded into a local `end` that HALT, the port cycles and the bus's write
+    ///   lower, with Q/EI/P as marks of the M1 counter (1f8a4b8, 359a669): 1.29 s, PC passed
+    ///   from each arm to the loop head through a stack slot;
+    /// - `end` lowered by HALT, the port cycles and the write fault's cold path alone: 1.17 s,
+    ///   the M1 counter and L through stack slots; the same keeping `|| c.halted`: 0.57 s;
+    /// - the run's limit kept in the machine bus's deadline (one compare, no `min`): 0.60 s,
+    ///   the bus pointer spilled, two dependent loads before each fetch.
+    ///
+    /// Each had the same or fewer instructions in the source; callgrind cannot rank them (a
+    /// stack reload counts as one instruction: the second one, with `last` stored to memory
+    /// instead of carried, ran 526 M host instructions on kiwipete level 2 against main's
+    /// 593 M, in 2.4x the time). Check a change with `perf record -e cpu-clock` on the binary (software
+    /// sampling works where hardware counters do not) and `objdump -d` of this function's loop
+    /// head: PC, the counters and the memory pointer must stay in registers across the jump
+    /// back. The experiments are on the branches `emu-scratch`, `emu-exp-v3`, `emu-exp-v4`.
     #[inline(never)]
     fn batch<B: Bus>(&mut self, bus: &mut B, limit: TStates) -> u16 {
         debug_assert!(!self.halted);
