@@ -246,15 +246,24 @@ SRCH:   PUSH    IX
         LD      L,(IX+F_ENTRY)
         LD      H,(IX+F_ENTRY+1)
         LD      (LASTMV),HL
+        PUSH    HL              ; the entry, for UNMOVE
+        LD      A,(P_FLAGS2)    ; F2_QUIES: a quiescence search (quies.asm)
+        AND     F2_QUIES
+        JR      NZ,.qs
         CALL    PINFND
         CALL    POINTS
-        PUSH    HL              ; VALMW
-        LD      L,(IX+F_LAST)
-        LD      H,(IX+F_LAST+1)
+.qret:  POP     DE              ; (this path takes the T-states of PINFND,
+        PUSH    HL              ; POINTS and UNMK it had before the hook:
+        LD      L,(IX+F_LAST)   ; the flag test's 27 T are UNMK's inlined
+        LD      H,(IX+F_LAST+1) ; and .fm37's EX DE,HL skipped)
         LD      (LASTMV),HL
-        CALL    UNMK
-        POP     HL
-        JP      .fm37
+        EX      DE,HL
+        CALL    UNMOVE
+        POP     DE              ; DE = VALMW, as after .fm37's EX DE,HL
+        JP      .fm37d
+.qs:    LD      IY,QLEAF        ; HL = the quiescence's value
+        CALL    ORDFAR
+        JR      .qret
 .desc:  LD      (IX+F_MATE),1
         XOR     A
         CALL    TTMOVE
@@ -299,7 +308,7 @@ SRCH:   PUSH    IX
         POP     HL
         JP      NC,.next        ; cut off below: this move is refuted
 .fm37:  EX      DE,HL           ; back up HL (the opponent's view), signed
-        LD      A,(IX+F_PLY)
+.fm37d: LD      A,(IX+F_PLY)
         DEC     A
         CALL    SCADR           ; HL = &SCOREW[n-1]
         LD      A,(HL)
@@ -660,3 +669,4 @@ ORDFAR: IN      A,(PPAGE)
 .go:    JP      (IY)
 
         INCLUDE "order.asm"     ; cheap interior ordering (page 5)
+        INCLUDE "quies.asm"     ; the quiescence search (page 5, after ORDER)
