@@ -16,6 +16,7 @@
 ;   d = P_QDEP (d = m - the first quiescence ply) or m >= 15: the value is v
 ;   SCOREW[m] = max(alpha, v); then each capture c, by MVV/LVA (ORDER's
 ;   keys, equal keys by from then to, the larger first):
+;     skipped unmade when v + its gain + P_QDELT/16 pawn <= SCOREW[m];
 ;     made; skipped if it leaves its king in check (INCHK), or if it loses
 ;     by the rule below; else r = the child's value (its view):
 ;     r <= SCOREW[m-1] (the capture is worth beta or more): the value is -r
@@ -35,7 +36,12 @@
 ; only if it then searched a losing capture. Equal trades and captures of
 ; undefended or more valuable pieces are searched; promotions never lose.
 ;
-; Lazy evaluation (F2_LAZY) stays exact: POINTS is called as at SRCH's leaf,
+; Delta pruning (P_QDELT, QDELTA): a capture whose victim's value, added to
+; the static score with a margin, cannot lift it above the node's best so far
+; is not made.
+;
+; Lazy evaluation (F2_LAZY) stays exact without delta pruning (P_QDELT = 0):
+; POINTS is called as at SRCH's leaf,
 ; NPLY = the mover's ply, SCOREW[NPLY-1] and SCOREW[NPLY] its window, and
 ; the value is used only as the leaf rule would: "none is a new best" (LZTRY
 ; returns a lower bound >= beta) is a stand pat either way and the parent
@@ -43,6 +49,11 @@
 ; alpha) leaves max(alpha, v) = alpha, the same captures searched, the same
 ; value (alpha or a capture's), or at the depth cap a value <= alpha that
 ; cuts off either way. The table (P_FLAGS bit 0) stores no quiescence value.
+; With delta pruning it is not exact: QDELTA reads v itself, and a lazy
+; upper bound at or below alpha (>= the exact score) prunes a subset of the
+; captures the exact score would, so the search may make more moves (the
+; bench's italian at level 3: 1,906 against 1,904, the same move and score;
+; tests/quies.rs: with P_QDELT = 0 the tree is the same).
 ;
 ; A stop (TMPOLL before each capture, or a full list or stack) ends every
 ; quiescence node at once and QLEAF returns the leaf's static score, as
@@ -99,9 +110,9 @@ QLEAF:  LD      A,(IX+F_PLY)
 ;   clobbers: all but IX   needs: page 5 selected
 ;   cost: about 400 T to stand pat; to search: GENMOV, QCAPS (about 150 T
 ;         an entry), ORDER, then per capture as QLEAF says
-;   CALLED BY: QLEAF, QNODE
+;   CALLED BY: QLEAF
 ;   CALLS:     CMPW, FLIP, GENMOV, INC32, INCHK, MKMOVE, NEGHL, ORDER, PINFND,
-;              POINTS, QCAPS, QLOSE, QNODE, SCADR, TMPOLL, UNMK
+;              POINTS, QCAPS, QDELTA, QLOSE, SCADR, TMPOLL, UNMK
 QNODE:  PUSH    HL              ; stand pat: -v <= SCOREW[m-1] (v >= beta)
         CALL    NEGHL
         EX      DE,HL
@@ -139,7 +150,12 @@ QNODE:  PUSH    HL              ; stand pat: -v <= SCOREW[m-1] (v >= beta)
         ADD     IX,SP
         LD      SP,IX
         LD      (IX+F_PLY),B
-        LD      (IX+QF_V),L
+        LD      A,(SELDEP)      ; the deepest ply entered (UCI's seldepth)
+        CP      B
+        JR      NC,.sd
+        LD      A,B
+        LD      (SELDEP),A
+.sd:    LD      (IX+QF_V),L
         LD      (IX+QF_V+1),H
         LD      (IX+QF_N),0
         LD      HL,(MLNXT)
@@ -204,6 +220,8 @@ QNODE:  PUSH    HL              ; stand pat: -v <= SCOREW[m-1] (v >= beta)
         LD      D,(HL)
         LD      (IX+F_NEXT),E
         LD      (IX+F_NEXT+1),D
+        CALL    QDELTA
+        JR      NZ,.nx          ; too little to gain: not even made
         CALL    MKMOVE
         LD      A,(COLOR)
         CALL    INCHK
@@ -331,6 +349,63 @@ QCAPS:  LD      (QEND),DE
         OR      A
         SBC     HL,DE
         ADD     HL,DE
+        RET
+
+; QDELTA: delta pruning: can the capture of frame IX (not made yet) raise
+; the node's best? Not when the static score v plus the most it can gain,
+; 256 * (the victim's value + 8 for a queen promotion), plus a margin of
+; P_QDELT sixteenths of a pawn, is still at or below SCOREW[m] (the best so
+; far: alpha, the stand pat or a capture's value). P_QDELT = 0: never.
+;   out: NZ = skip it, Z = search it
+;   clobbers: A, BC, DE, HL
+;   cost: about 400 T
+;   CALLED BY: QNODE
+;   CALLS:     CMPW, SCADR
+QDELTA: LD      A,(P_QDELT)
+        OR      A
+        RET     Z
+        LD      L,A             ; DE = the margin, 16 * P_QDELT
+        LD      H,0
+        ADD     HL,HL
+        ADD     HL,HL
+        ADD     HL,HL
+        ADD     HL,HL
+        EX      DE,HL
+        LD      L,(IX+F_ENTRY)
+        LD      H,(IX+F_ENTRY+1)
+        LD      BC,4
+        ADD     HL,BC
+        LD      C,(HL)          ; C = the flags
+        LD      A,C
+        AND     7
+        ADD     A,OVAL & 0FFh
+        LD      L,A
+        LD      H,OVAL >> 8
+        LD      A,(HL)          ; the victim's value
+        BIT     5,C
+        JR      Z,.np
+        ADD     A,8             ; a queen promotion's gain
+.np:    LD      H,A
+        LD      L,0
+        ADD     HL,DE           ; + the margin (at most 8,688)
+        LD      E,(IX+QF_V)
+        LD      D,(IX+QF_V+1)
+        OR      A
+        ADC     HL,DE           ; + v
+        JP      PE,.keep        ; past 32767: it may gain
+        EX      DE,HL
+        LD      A,(IX+F_PLY)
+        CALL    SCADR
+        LD      A,(HL)
+        INC     L
+        LD      H,(HL)
+        LD      L,A
+        CALL    CMPW            ; C: the most it can reach < SCOREW[m]
+        JR      C,.skip
+        JR      Z,.skip
+.keep:  XOR     A
+        RET
+.skip:  OR      1
         RET
 
 ; QLOSE: does the capture of frame IX (made, legal) lose material by the

@@ -68,7 +68,7 @@ FNDMOV: LD      A,(MOVENO)
 ;   CALLS:     BRFRONT, BRNOTE, CMPW, DRAWCK, EXTCAP, FLIP, GENMOV, INCHK,
 ;              MKMOVE, NEGHL, ORDFAR, PINFND, POINTS, PVCLR, PVLEAF, PVNODE,
 ;              PVNOTE, PVSET, RSROOT, RTNOTE, SCADR, SORTM, TMFRONT, TMPOLL,
-;              TMROOT, TTBETA, TTEND, TTFRONT, TTMOVE, TTPRB, UNMK
+;              TMROOT, TTBETA, TTEND, TTFRONT, TTMOVE, TTPRB, UNMK, UNMOVE
 SRCH:   PUSH    IX
         LD      IX,-SFRAME
         ADD     IX,SP
@@ -630,7 +630,7 @@ RTNOTE: LD      L,(IX+F_ENTRY)
         RET
 
 ; SCADR: HL = &SCOREW[A] (SCOREW lies in one page).   clobbers: A
-;   CALLED BY: LZTRY, SRCH, TTEND, TTPRB
+;   CALLED BY: LZTRY, QDELTA, QNODE, SRCH, TTEND, TTPRB
 ;   CALLS:     -
 SCADR:  ADD     A,A
         ADD     A,SCOREW & 0FFh
@@ -641,7 +641,7 @@ SCADR:  ADD     A,A
 
 ; CMPW: compare the signed words DE and HL: C = DE < HL, Z = equal.
 ;   keeps: DE, HL   clobbers: A, C
-;   CALLED BY: ASPBEG, LZTRY, SRCH, TTEND, TTPRB
+;   CALLED BY: ASPBEG, LZTRY, QDELTA, QNODE, SRCH, TTEND, TTPRB
 ;   CALLS:     -
 CMPW:   LD      A,H
         XOR     80h

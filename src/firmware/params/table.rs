@@ -521,6 +521,13 @@ pub const PARAMS: &[ParamDef] = &[
         "the quiescence search (#35 step 2, F2_QUIES: asm/full/quies.asm): its plies at most below the nominal depth's leaf (captures and queen promotions, MVV/LVA, a capture of a defended piece by a more valuable one not searched); 0 = the static score alone",
     ),
     p(
+        "P_QDELT",
+        Kind::Byte,
+        0,
+        255,
+        "the quiescence search's delta pruning (#35 step 2): a capture is not searched when the static score plus its victim's value (and a queen promotion's gain) plus this margin, in 1/16 pawn, cannot lift it above the best so far; 0 = no delta pruning",
+    ),
+    p(
         "P_KBNK",
         Kind::Byte,
         0,
