@@ -112,16 +112,12 @@ QLEAF:  LD      A,(IX+F_PLY)
 ;         an entry), ORDER, then per capture as QLEAF says
 ;   CALLED BY: QLEAF
 ;   CALLS:     CMPW, FLIP, GENMOV, INC32, INCHK, MKMOVE, NEGHL, ORDER, PINFND,
-;              POINTS, QCAPS, QDELTA, QLOSE, SCADR, TMPOLL, UNMK
+;              POINTS, QCAPS, QDELTA, QLOSE, QSCW, SCADR, TMPOLL, UNMK
 QNODE:  PUSH    HL              ; stand pat: -v <= SCOREW[m-1] (v >= beta)
         CALL    NEGHL
         EX      DE,HL
         LD      A,(IX+F_PLY)
-        CALL    SCADR
-        LD      A,(HL)
-        INC     L
-        LD      H,(HL)
-        LD      L,A
+        CALL    QSCW
         CALL    CMPW            ; C: -v < SCOREW[m-1], Z: equal
         POP     HL
         JR      C,.pat
@@ -243,11 +239,7 @@ QNODE:  PUSH    HL              ; stand pat: -v <= SCOREW[m-1] (v >= beta)
         POP     DE              ; DE = r
         LD      A,(IX+F_PLY)    ; r <= SCOREW[m-1]: a cut-off
         DEC     A
-        CALL    SCADR
-        LD      A,(HL)
-        INC     L
-        LD      H,(HL)
-        LD      L,A
+        CALL    QSCW
         CALL    CMPW
         JR      C,.cut
         JR      Z,.cut
@@ -280,11 +272,7 @@ QNODE:  PUSH    HL              ; stand pat: -v <= SCOREW[m-1] (v >= beta)
         LD      HL,NSTPAT       ; no capture searched
         CALL    INC32
 .best:  LD      A,(IX+F_PLY)
-        CALL    SCADR
-        LD      A,(HL)
-        INC     L
-        LD      H,(HL)
-        LD      L,A
+        CALL    QSCW
 .ret:   PUSH    HL
         LD      L,(IX+F_FREE)
         LD      H,(IX+F_FREE+1)
@@ -308,6 +296,16 @@ QNODE:  PUSH    HL              ; stand pat: -v <= SCOREW[m-1] (v >= beta)
         POP     IX
         RET
         ASSERT  SFRAME == 12, "QNODE pops SRCH's 12-byte frame"
+
+; QSCW: HL = SCOREW[A], the word.   clobbers: A
+;   CALLED BY: QDELTA, QNODE
+;   CALLS:     SCADR
+QSCW:   CALL    SCADR
+        LD      A,(HL)
+        INC     L
+        LD      H,(HL)
+        LD      L,A
+        RET
 
 ; QCAPS: keep the captures and queen promotions of the list [HL, DE)
 ; (GENMOV's), packed at its start in their order; MLNXT = the new end.
@@ -360,7 +358,7 @@ QCAPS:  LD      (QEND),DE
 ;   clobbers: A, BC, DE, HL
 ;   cost: about 400 T
 ;   CALLED BY: QNODE
-;   CALLS:     CMPW, SCADR
+;   CALLS:     CMPW, QSCW
 QDELTA: LD      A,(P_QDELT)
         OR      A
         RET     Z
@@ -395,11 +393,7 @@ QDELTA: LD      A,(P_QDELT)
         JP      PE,.keep        ; past 32767: it may gain
         EX      DE,HL
         LD      A,(IX+F_PLY)
-        CALL    SCADR
-        LD      A,(HL)
-        INC     L
-        LD      H,(HL)
-        LD      L,A
+        CALL    QSCW
         CALL    CMPW            ; C: the most it can reach < SCOREW[m]
         JR      C,.skip
         JR      Z,.skip

@@ -630,7 +630,7 @@ RTNOTE: LD      L,(IX+F_ENTRY)
         RET
 
 ; SCADR: HL = &SCOREW[A] (SCOREW lies in one page).   clobbers: A
-;   CALLED BY: LZTRY, QDELTA, QNODE, SRCH, TTEND, TTPRB
+;   CALLED BY: LZTRY, QNODE, QSCW, SRCH, TTEND, TTPRB
 ;   CALLS:     -
 SCADR:  ADD     A,A
         ADD     A,SCOREW & 0FFh
