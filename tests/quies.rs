@@ -384,7 +384,7 @@ impl Model<'_> {
             return self.pat(v);
         }
         let cap = self.qdep + u8::from(self.var == Variant::DepthPlusOne);
-        if m - 1 >= 14 || cap as usize <= m - (self.s.ply as usize + 1) {
+        if m > 14 || cap as usize <= m - (self.s.ply as usize + 1) {
             return self.pat(v);
         }
         self.sc[m] = if self.var == Variant::NoStandPat {
