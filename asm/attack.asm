@@ -21,7 +21,7 @@ SQYES:  LD      L,C
 ;   in: L = square, E = attacking colour, H = BPAGE
 ;   out: NZ (A = 1) attacked, Z (A = 0) not   keeps: BC, DE, HL
 ;   cost: about 1,100-1,500 T for a square with nothing attacking it
-;   CALLED BY: CASTLE, INCHK, KLUFT (full)
+;   CALLED BY: CASTLE, INCHK, KLUFT (full), QLOSE (full)
 ;   CALLS:     DRAY, ORAY, SQYES
 SQATK:  PUSH    BC
         LD      C,L
@@ -241,7 +241,7 @@ ORAY:   LD      L,C
 
 ; INCHK: is the king of colour A in check?
 ;   in: A = colour (00h/80h)   out: NZ = in check   clobbers: A, E, HL
-;   CALLED BY: CSTAT, EVAL, LEGALS, PERFT, SRCH
+;   CALLED BY: CSTAT, EVAL, LEGALS, PERFT, QNODE (full), SRCH
 ;   CALLS:     SQATK
 INCHK:  LD      E,A
         LD      HL,POSK
@@ -661,7 +661,8 @@ PNCK:   PUSH    BC
 ; between. An enemy queen pinning a piece against our queen counts only while
 ; our queen has no more defenders than attackers (a full ATTACK decides).
 ;   clobbers: all
-;   CALLED BY: CATTK, CEVAL, CXCHG, EVAL, FNDMOV, SRCH
+;   CALLED BY: CATTK, CEVAL, CXCHG, EVAL, FNDMOV, QLEAF (full), QNODE (full),
+;              SRCH
 ;   CALLS:     PINS1
 PINFND: XOR     A
         LD      (NPINS),A

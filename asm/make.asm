@@ -127,7 +127,7 @@ MOVE:   INC     HL
 
 ; UNMOVE: take back the entry at HL (the position must be the one MOVE left).
 ;   in: HL = entry   clobbers: A, BC, DE, HL
-;   CALLED BY: CUNDO, EVAL, LEGALS, PERFT, UNMK
+;   CALLED BY: CUNDO, EVAL, LEGALS, PERFT, SRCH (full), UNMK
 ;   CALLS:     PKMOVE (full)
 UNMOVE: INC     HL
         INC     HL

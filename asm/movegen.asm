@@ -36,7 +36,7 @@ KNDIRS: DB      -21,-12,8,19,21,12,-8,-19
 ;   out: HL = first entry, DE = MLNXT = one past the last (HL = DE: none);
 ;        OVFLW <> 0 if MLIST overflowed
 ;   clobbers: all, the alternate set, IY
-;   CALLED BY: LEGALS, PERFT, SRCH
+;   CALLED BY: LEGALS, PERFT, QNODE (full), SRCH
 ;   CALLS:     CALCEP, MPIECE
 GENMOV: CALL    CALCEP
         LD      (EPT),A

@@ -169,8 +169,15 @@
 ;                         leaves before the exchange analysis when the score
 ;                         is outside the window by more than the rest can
 ;                         add), bits 4-7 reserved for #35's later search craft
-;   81h-9Fh  free: the weights of #35 (add each at PRMUSED, give it a
+;   81h-87h  free: the weights of #35 (add each at PRMUSED, give it a
 ;            default in DEFPRM and a line in src/firmware/params/table.rs)
+;   88h  P_QDEP   b   4   #35 step 2: the quiescence search's plies at most
+;                         (full/quies.asm, F2_QUIES); 0 = the static score
+;   89h  P_QDELT  b   32  #35 step 2: delta pruning's margin in 1/16 pawn: a
+;                         capture that cannot lift the static score above
+;                         the best so far by this much is not searched; 0 =
+;                         no delta pruning
+;   8Ah-9Fh  free: #35's
 ;
 ;   issue #36 item 2: the KBNK mating procedure (full/kbnk.asm), from A0h
 ;   A0h  P_KBNK   b   0   1 scores KBNK by the mating procedure (page 6)
@@ -269,6 +276,8 @@ P_BDIAG  EQU    PRM+7Dh
 P_QKS    EQU    PRM+7Fh
 ; issue #35's step 0: the second flags byte (bits: F2_ names below)
 P_FLAGS2 EQU    PRM+80h
+P_QDEP   EQU    PRM+88h         ; #35 step 2: quiescence plies at most (quies.asm)
+P_QDELT  EQU    PRM+89h         ; #35 step 2: delta pruning's margin, 1/16 pawn
 ; issue #36 item 2: the KBNK mating procedure
 P_KBNK   EQU    PRM+0A0h
 P_KBGR   EQU    PRM+0A1h
@@ -332,7 +341,10 @@ DEFPRM: DB      0FCh            ; P_FLAGS: bits 2, 3 (#12), 4, 5 (#14), 6, 7 (#1
         DB      13                      ; P_QKS (#11)
         ; issue #35's step 0: the grown block, from offset 80h
         DB      F2_KPKBB                ; P_FLAGS2: the KPK bitbase (#36) on, the rest off
-        DS      0A0h-($-DEFPRM)         ; 81h-9Fh: #35's
+        DS      88h-($-DEFPRM)          ; 81h-87h: #35's
+        DB      4                       ; P_QDEP (#35 step 2)
+        DB      32                      ; P_QDELT (#35 step 2: 2 pawns)
+        DS      0A0h-($-DEFPRM)         ; 8Ah-9Fh: #35's
         ; issue #36 item 2: the KBNK mating procedure, from offset A0h
         DB      0                       ; P_KBNK (off: see asm/README.md)
         DB      8,24,8,8                ; P_KBGR, P_KBKD, P_KBND, P_KBFL

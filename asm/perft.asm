@@ -209,7 +209,7 @@ CMOVE:  CALL    GETB
         JP      PUTOK
 
 ; FLIP: the other side is to move.   out: A = COLOR, Z = White   clobbers: HL
-;   CALLED BY: CEVAL, CMOVE, CUNDO, PERFT, SRCH
+;   CALLED BY: CEVAL, CMOVE, CUNDO, PERFT, QNODE (full), SRCH
 ;   CALLS:     -
 FLIP:   LD      HL,COLOR
         LD      A,(HL)

@@ -41,7 +41,7 @@
 
 ; POINTS: out: A = VALM, also stored in the score byte of LASTMV's entry.
 ;   clobbers: all but IX
-;   CALLED BY: CEVAL, EVAL, FNDMOV, SRCH
+;   CALLED BY: CEVAL, EVAL, FNDMOV, QLEAF (full), QNODE (full), SRCH
 ;   CALLS:     ATTACK, BATTLE, BCNOW (full), CLAMP (article), CLAMPW (full),
 ;              DEVEL, DSHIFT (full), INC32, KNOW (full), KPEND (full),
 ;              LIMIT (article+1978), LUSPRE (full), LZHOOK (full),
@@ -913,7 +913,8 @@ CLAMP:  BIT     7,H
 
 ; INC32: add 1 to the 32-bit counter at HL.   clobbers: HL, F
 ;   CALLED BY: ASPCHK (full), BATTLE, LUSVAL (full), LZTRY (full), MKMOVE,
-;              PHPROBE (full), POINTS, TTPRB (full), TTSTO (full)
+;              PHPROBE (full), POINTS, QNODE (full), TTPRB (full),
+;              TTSTO (full)
 ;   CALLS:     -
 INC32:  INC     (HL)
         RET     NZ

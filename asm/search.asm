@@ -395,7 +395,7 @@ SRCH:   PUSH    IX
         ENDIF      ; BUILD != B_FULL
 
 ; MKMOVE / UNMK: MOVE / UNMOVE the frame's entry; MKMOVE counts it.
-;   CALLED BY: SRCH
+;   CALLED BY: QNODE (full), SRCH
 ;   CALLS:     INC32, MOVE
 MKMOVE: LD      HL,NNODE
         CALL    INC32
@@ -403,7 +403,7 @@ MKMOVE: LD      HL,NNODE
         LD      H,(IX+F_ENTRY+1)
         JP      MOVE
 ; UNMK: UNMOVE the frame's entry (IX+F_ENTRY).   clobbers: as UNMOVE
-;   CALLED BY: SRCH
+;   CALLED BY: QNODE (full), SRCH
 ;   CALLS:     UNMOVE
 UNMK:   LD      L,(IX+F_ENTRY)
         LD      H,(IX+F_ENTRY+1)

@@ -215,7 +215,7 @@ TMITER: LD      HL,(TMTGT)
 ; past its limit (ABORT = 4). 30 T when neither is set and the search is not
 ; timed.
 ;   clobbers: A, DE, HL
-;   CALLED BY: SRCH
+;   CALLED BY: QNODE, SRCH
 ;   CALLS:     ELAPSD, HARDCP
 TMPOLL: IN      A,(PPOLL)
         AND     2

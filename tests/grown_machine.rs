@@ -126,8 +126,17 @@ fn the_grown_block_round_trips_through_w_and_v() {
         let now = e.read_block(b).unwrap();
         assert_eq!(now[0x80], 1, "{b}: P_FLAGS2's default, the KPK bitbase on");
         assert!(
-            now[0x81..0xA0].iter().chain(&now[0xA6..]).all(|&x| x == 0),
+            now[0x81..0x88]
+                .iter()
+                .chain(&now[0x8A..0xA0])
+                .chain(&now[0xA6..])
+                .all(|&x| x == 0),
             "{b}"
+        );
+        assert_eq!(
+            now[0x88..0x8A],
+            [4, 32],
+            "{b}: the quiescence search's defaults (#35 step 2: P_QDEP, P_QDELT)"
         );
         assert_eq!(
             now[0xA0..0xA6],

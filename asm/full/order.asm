@@ -63,6 +63,7 @@ ROWTAB: DW      ORDHIS                  ; by type + 8 for Black: row - 42
         ASSERT  (ROWTAB+32) >> 8 == OVAL >> 8, "order.asm's tables cross a page"
 
 ; ORDER: link the entries of the list [HL, DE) by descending key (above),
+; for SRCH (through ORDFAR) and QNODE;
 ; equal keys by descending from, then to.
 ;   in: HL = the first entry, DE = one past the last (HL <> DE),
 ;       IX+F_PLY = the node's ply (its killers), BOARD and COLOR the node's
@@ -71,7 +72,7 @@ ROWTAB: DW      ORDHIS                  ; by type + 8 for Black: row - 42
 ;   clobbers: all but IX   needs: page 5 selected
 ;   cost: about 330 T an entry for its key, 150 T per entry passed while
 ;         linking (each entry passes those with a larger key), 60 T to restore
-;   CALLED BY: - (SRCH, through ORDFAR)
+;   CALLED BY: QNODE
 ;   CALLS:     OKEY
 ORDER:  LD      (ORDBEG),HL
         LD      (ORDEND),DE

@@ -159,7 +159,7 @@ MULSW:  OR      A
 
 ; NEGHL: HL = -HL.   clobbers: A
 ;   CALLED BY: ASPSET, DEVEL, DRAWCK, DSHIFT, KPEND, KPKEV, LUSPRE, LZTRY,
-;              PATK, POINTS, RACE, ROOTV, SRCH, TTBETA, TTPRB
+;              PATK, POINTS, QNODE, RACE, ROOTV, SRCH, TTBETA, TTPRB
 ;   CALLS:     -
 NEGHL:  XOR     A
         SUB     L

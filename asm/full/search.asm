@@ -68,7 +68,7 @@ FNDMOV: LD      A,(MOVENO)
 ;   CALLS:     BRFRONT, BRNOTE, CMPW, DRAWCK, EXTCAP, FLIP, GENMOV, INCHK,
 ;              MKMOVE, NEGHL, ORDFAR, PINFND, POINTS, PVCLR, PVLEAF, PVNODE,
 ;              PVNOTE, PVSET, RSROOT, RTNOTE, SCADR, SORTM, TMFRONT, TMPOLL,
-;              TMROOT, TTBETA, TTEND, TTFRONT, TTMOVE, TTPRB, UNMK
+;              TMROOT, TTBETA, TTEND, TTFRONT, TTMOVE, TTPRB, UNMK, UNMOVE
 SRCH:   PUSH    IX
         LD      IX,-SFRAME
         ADD     IX,SP
@@ -246,15 +246,24 @@ SRCH:   PUSH    IX
         LD      L,(IX+F_ENTRY)
         LD      H,(IX+F_ENTRY+1)
         LD      (LASTMV),HL
+        PUSH    HL              ; the entry, for UNMOVE
+        LD      A,(P_FLAGS2)    ; F2_QUIES: a quiescence search (quies.asm)
+        AND     F2_QUIES
+        JR      NZ,.qs
         CALL    PINFND
         CALL    POINTS
-        PUSH    HL              ; VALMW
-        LD      L,(IX+F_LAST)
-        LD      H,(IX+F_LAST+1)
+.qret:  POP     DE              ; (this path takes the T-states of PINFND,
+        PUSH    HL              ; POINTS and UNMK it had before the hook:
+        LD      L,(IX+F_LAST)   ; the flag test's 27 T are UNMK's inlined
+        LD      H,(IX+F_LAST+1) ; and .fm37's EX DE,HL skipped)
         LD      (LASTMV),HL
-        CALL    UNMK
-        POP     HL
-        JP      .fm37
+        EX      DE,HL
+        CALL    UNMOVE
+        POP     DE              ; DE = VALMW, as after .fm37's EX DE,HL
+        JP      .fm37d
+.qs:    LD      IY,QLEAF        ; HL = the quiescence's value
+        CALL    ORDFAR
+        JR      .qret
 .desc:  LD      (IX+F_MATE),1
         XOR     A
         CALL    TTMOVE
@@ -299,7 +308,7 @@ SRCH:   PUSH    IX
         POP     HL
         JP      NC,.next        ; cut off below: this move is refuted
 .fm37:  EX      DE,HL           ; back up HL (the opponent's view), signed
-        LD      A,(IX+F_PLY)
+.fm37d: LD      A,(IX+F_PLY)
         DEC     A
         CALL    SCADR           ; HL = &SCOREW[n-1]
         LD      A,(HL)
@@ -621,7 +630,7 @@ RTNOTE: LD      L,(IX+F_ENTRY)
         RET
 
 ; SCADR: HL = &SCOREW[A] (SCOREW lies in one page).   clobbers: A
-;   CALLED BY: LZTRY, SRCH, TTEND, TTPRB
+;   CALLED BY: LZTRY, QNODE, QSCW, SRCH, TTEND, TTPRB
 ;   CALLS:     -
 SCADR:  ADD     A,A
         ADD     A,SCOREW & 0FFh
@@ -632,7 +641,7 @@ SCADR:  ADD     A,A
 
 ; CMPW: compare the signed words DE and HL: C = DE < HL, Z = equal.
 ;   keeps: DE, HL   clobbers: A, C
-;   CALLED BY: ASPBEG, LZTRY, SRCH, TTEND, TTPRB
+;   CALLED BY: ASPBEG, LZTRY, QDELTA, QNODE, SRCH, TTEND, TTPRB
 ;   CALLS:     -
 CMPW:   LD      A,H
         XOR     80h
@@ -660,3 +669,4 @@ ORDFAR: IN      A,(PPAGE)
 .go:    JP      (IY)
 
         INCLUDE "order.asm"     ; cheap interior ordering (page 5)
+        INCLUDE "quies.asm"     ; the quiescence search (page 5, after ORDER)

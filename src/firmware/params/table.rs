@@ -514,6 +514,20 @@ pub const PARAMS: &[ParamDef] = &[
         "a second byte of switches (#35 step 0; in the ROM bit 0 on, the rest off): bit 0 the KPK bitbase (#36, F2_KPKBB: K+P v K scored by the bitbase in page 4), 1 cheap interior ordering without an evaluation per move (#35, F2_ORDER), 2 a quiescence search below the nominal depth (#35, F2_QUIES), 3 lazy evaluation (#35, F2_LAZY), 4-7 reserved for #35's later search craft; a bit does nothing until its routine lands",
     ),
     p(
+        "P_QDEP",
+        Kind::Byte,
+        0,
+        8,
+        "the quiescence search (#35 step 2, F2_QUIES: asm/full/quies.asm): its plies at most below the nominal depth's leaf (captures and queen promotions, MVV/LVA, a capture of a defended piece by a more valuable one not searched); 0 = the static score alone",
+    ),
+    p(
+        "P_QDELT",
+        Kind::Byte,
+        0,
+        255,
+        "the quiescence search's delta pruning (#35 step 2): a capture is not searched when the static score plus its victim's value (and a queen promotion's gain) plus this margin, in 1/16 pawn, cannot lift it above the best so far; 0 = no delta pruning",
+    ),
+    p(
         "P_KBNK",
         Kind::Byte,
         0,
