@@ -22,7 +22,7 @@
 //!
 //! All tests are `#[ignore]`d (they read every KBNK position of the table: minutes):
 //! - `-- --ignored edge_triple`: ≥ 90 of 100 converted at four plies (the depth the Z80
-//!   completes at 180 s a move);
+//!   completes at 180 s a move), and 100 of 100 draws held;
 //! - `-- --ignored explore --nocapture`: any variant from the environment (`KF_*`, see
 //!   [`Config::from_env`]) at `KF_DEPTH` plies (a list; 0 = the Z80's budget,
 //!   `KF_BUDGET` evaluations a move, the last completed depth's move).
@@ -113,6 +113,8 @@ enum Feature {
     /// file and rank steps from the bare king clamped to ±window. Elsewhere cell 0 (never a
     /// position: the kings on one square).
     Edge { sk: i32, n: i32 },
+    /// The bare king's flight squares (0..8), and who is to move (9 × stm).
+    Flights,
 }
 
 /// Which model, how fitted, how scored.
@@ -167,7 +169,8 @@ impl Config {
     }
 
     /// [`Config::edge_triple`] changed by the environment: `KF_MODEL` (tables, comma
-    /// separated: men digits such as `10` for a pair, `e` the edge triple, `eAB` with the
+    /// separated: men digits such as `10` for a pair, `f` the flight squares and the side to
+    /// move, `e` the edge triple, `eAB` with the
     /// strong king clamped to ±A and the knight to ±B steps; a trailing `s`: per side to
     /// move; `oracle`), `KF_SYM` (0/1), `KF_EDGE`, `KF_ONLY` (`s`/`w`), `KF_WEXP`,
     /// `KF_PASSES`, `KF_STEP`, `KF_Q`, `KF_BITS`, `KF_UNC`.
@@ -183,6 +186,7 @@ impl Config {
                 .filter(|f| !f.is_empty() && *f != "oracle")
                 .map(|f| match f.strip_prefix('e') {
                     Some("") => Feature::Edge { sk: 0, n: 0 },
+                    _ if f == "f" => Feature::Flights,
                     Some(w) => Feature::Edge {
                         sk: w[..1].parse().unwrap(),
                         n: w[1..].parse().unwrap(),
@@ -252,11 +256,13 @@ impl Feature {
         match self {
             Feature::Squares(m) => 1 << (6 * m.len()),
             Feature::Edge { sk, n: kn } => 64 * n(*sk) * n(*kn),
+            Feature::Flights => 18,
         }
     }
 
-    fn cell(&self, c: &Config, s: &[usize; 4]) -> usize {
+    fn cell(&self, c: &Config, s: &[usize; 4], p: &Kbnk) -> usize {
         match self {
+            Feature::Flights => p.flights() as usize + 9 * p.strong_to_move as usize,
             Feature::Squares(m) => m.iter().fold(0, |i, &x| i * 64 + s[x]),
             Feature::Edge { sk, n } => {
                 if !c.on_edge(s[1]) {
@@ -309,7 +315,7 @@ impl Model {
         let s = self.c.norm(p);
         let t = &self.t[self.stm(p)];
         let f = self.c.feats.iter().enumerate();
-        f.map(|(k, f)| t[k][f.cell(&self.c, &s)]).sum()
+        f.map(|(k, f)| t[k][f.cell(&self.c, &s, p)]).sum()
     }
 
     /// Backfitting: each table's cell the weighted mean residual of the others.
@@ -325,7 +331,7 @@ impl Model {
                 let mut sum = vec![vec![0f64; size]; 2];
                 let mut wt = vec![vec![0f64; size]; 2];
                 for (p, d) in &rows {
-                    let c = self.c.feats[k].cell(&self.c, &self.c.norm(p));
+                    let c = self.c.feats[k].cell(&self.c, &self.c.norm(p), p);
                     let st = self.stm(p);
                     let r = d - self.est(p) + self.t[st][k][c];
                     let w = (1.0 + *d as f64).powf(-self.c.wexp);
@@ -455,7 +461,8 @@ fn env(k: &str, d: usize) -> usize {
         .unwrap_or(d)
 }
 
-/// The evaluation that converts, at the depth the Z80 completes at 180 s a move (4 plies,
+/// The evaluation that converts and holds every draw (the bare king by the same search
+/// against the hardest drawing strong move), at the depth the Z80 completes at 180 s a move (4 plies,
 /// 5 with the bare king in a corner: `z80chess search --build full --movetime-emulated
 /// 180` completes depth 4 with 8,242-9,570 evaluations a move).
 #[test]
@@ -463,7 +470,12 @@ fn env(k: &str, d: usize) -> usize {
 fn edge_triple_converts_at_four_plies() {
     let m = Model::fit(Config::edge_triple());
     let won = run(&m, 4, 100, 1, 0);
+    let held = defend(&m, 4, 100, 1);
     assert!(won >= 90, "{won} of 100 converted at four plies");
+    assert_eq!(
+        held, 100,
+        "draws held at four plies (three are lost at one ply)"
+    );
 }
 
 /// The exact table as the evaluation converts from every start at one ply; with the claim
@@ -481,8 +493,24 @@ fn a_claim_penalty_stops_even_the_table() {
     assert!(penalised <= 5, "{penalised} of 20 with the penalty");
 }
 
+/// `games` drawn starts (strong to move) defended by the bare king at `depth` plies:
+/// how many held; prints the figures and the first lost start.
+fn defend(m: &Model, depth: usize, games: usize, seed: u64) -> usize {
+    let leaf = |p: &Kbnk| m.score(p);
+    let mut sim = Sim::new(&leaf, &val);
+    let ss = starts(games, seed, |p| val(p) == Val::Draw);
+    let lost: Vec<&Kbnk> = ss.iter().filter(|p| !sim.defend(**p, depth)).collect();
+    println!(
+        "draws at depth {depth}, seed {seed}: {} of {games} held; first lost: {:?}",
+        games - lost.len(),
+        lost.first()
+    );
+    games - lost.len()
+}
+
 /// Any variant (`KF_*`, [`Config::from_env`]); `KF_DEPTH` a list of depths (0: the
-/// budget, `KF_BUDGET` evaluations a move, default 8,600), `KF_GAMES`, `KF_SEED`.
+/// budget, `KF_BUDGET` evaluations a move, default 8,600), `KF_GAMES`, `KF_SEED`;
+/// `KF_DRAWS`: the draws defended too.
 #[test]
 #[ignore = "exploration: minutes"]
 fn explore() {
@@ -493,5 +521,8 @@ fn explore() {
     for d in depths.split(',').map(|d| d.parse::<usize>().unwrap()) {
         let (games, seed) = (env("KF_GAMES", 50), env("KF_SEED", 1) as u64);
         run(&m, d, games, seed, env("KF_BUDGET", 8600) as u64);
+        if d > 0 && std::env::var("KF_DRAWS").is_ok() {
+            defend(&m, d, games, seed);
+        }
     }
 }

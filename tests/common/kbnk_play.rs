@@ -226,4 +226,60 @@ impl<'a> Sim<'a> {
         }
         Err(closest)
     }
+
+    /// Plays the bare king by the search from a drawn position `p` (strong to move) for 50
+    /// moves against the table's strong side (the drawing move that leaves the bare king
+    /// the fewest moves that keep the draw): true when the draw is held (a piece taken, a
+    /// stalemate, or 50 moves), false when the bare king steps into a lost position.
+    pub fn defend(&mut self, mut p: Kbnk, depth: usize) -> bool {
+        self.seen.clear();
+        let mut ms = Vec::new();
+        let mut rs = Vec::new();
+        for _ in 1..=50 {
+            self.seen.insert(key(&p));
+            legal_moves(&men_of(&p), WHITE, usize::MAX, &mut ms);
+            // the strong side: a drawing move that is hardest to meet
+            let mut pick: Option<(usize, Kbnk)> = None;
+            for m in &ms {
+                let Some(q) = after(&p, m) else { continue };
+                if (self.value)(&q) != Val::Draw {
+                    continue;
+                }
+                legal_moves(&men_of(&q), BLACK, usize::MAX, &mut rs);
+                let keep = rs
+                    .iter()
+                    .filter(|r| after(&q, r).is_none_or(|x| (self.value)(&x) == Val::Draw))
+                    .count();
+                if pick.is_none_or(|(k, _)| keep < k) {
+                    pick = Some((keep, q));
+                }
+            }
+            let Some((_, q)) = pick else { return true };
+            self.seen.insert(key(&q));
+            legal_moves(&men_of(&q), BLACK, usize::MAX, &mut rs);
+            // the bare king: the least score (a piece taken scores 0)
+            let mut best: Option<(i32, Option<Kbnk>)> = None;
+            for m in &rs {
+                let r = after(&q, m);
+                let v = match r {
+                    None => 0,
+                    Some(x) => self.search(&x, depth - 1, 1, -MATE - 1, MATE + 1),
+                };
+                if best.is_none_or(|(b, _)| v < b) {
+                    best = Some((v, r));
+                }
+            }
+            match best {
+                None => return true,            // stalemate
+                Some((_, None)) => return true, // a piece taken
+                Some((_, Some(r))) => {
+                    if (self.value)(&r) != Val::Draw {
+                        return false;
+                    }
+                    p = r;
+                }
+            }
+        }
+        true
+    }
 }
