@@ -9,13 +9,14 @@
 //!   table's best defence, the conversion rate within the 50-move rule (what chose the
 //!   weights; env KBNK_W = "grad,king,knight,flight", KBNK_DEPTH, KBNK_GAMES).
 
-use std::collections::HashSet;
+#[path = "common/kbnk_play.rs"]
+mod kbnk_play;
+
+use kbnk_play::{men_of, starts, Sim};
 use std::sync::{Mutex, OnceLock};
 use z80chess::firmware::{Build, Engine};
 use z80chess::luscher::kbnk::{self, eval, Kbnk, Verdict, Weights};
-use z80chess::tablebase::men::{
-    in_check, legal_moves, Men, RawMove, BISHOP, BLACK, KING, KNIGHT, MAX_MEN, WHITE,
-};
+use z80chess::tablebase::men::{BLACK, WHITE};
 use z80chess::tablebase::{Metric, Store, Val};
 
 fn store() -> &'static Mutex<Store> {
@@ -26,19 +27,6 @@ fn store() -> &'static Mutex<Store> {
         s.table("KBNK").unwrap();
         Mutex::new(s)
     })
-}
-
-fn men_of(p: &Kbnk) -> Men {
-    let mut m = Men {
-        n: 4,
-        sq: [0; MAX_MEN],
-        color: [0; MAX_MEN],
-        role: [0; MAX_MEN],
-    };
-    m.sq[..4].copy_from_slice(&[p.sk, p.wk, p.b, p.n]);
-    m.color[..4].copy_from_slice(&[WHITE, BLACK, WHITE, WHITE]);
-    m.role[..4].copy_from_slice(&[KING, KING, BISHOP, KNIGHT]);
-    m
 }
 
 /// Every legal KBNK position, White strong.
@@ -284,141 +272,9 @@ fn the_rom_holds_the_models_gradients_and_weights() {
 
 // ---- host play: what chose the weights ------------------------------------------------
 
-struct Sim<'a> {
-    s: &'a Store,
-    w: Weights,
-    g: [u8; 64],
-    seen: HashSet<(u8, u8, u8, u8, bool)>,
-    buf: Vec<Vec<RawMove>>,
-}
-
-const MATE: i32 = 32_000;
-
 /// The gradient's index of the bare king's square (files mirrored for a light bishop).
 fn grad_index(p: &Kbnk) -> usize {
     (if kbnk::dark(p.b) { p.wk } else { p.wk ^ 7 }) as usize
-}
-
-fn key(p: &Kbnk) -> (u8, u8, u8, u8, bool) {
-    (p.sk, p.wk, p.b, p.n, p.strong_to_move)
-}
-
-fn after(p: &Kbnk, m: &RawMove) -> Option<Kbnk> {
-    if m.capture != usize::MAX {
-        return None; // a piece taken: a draw
-    }
-    let mut q = *p;
-    match m.i {
-        0 => q.sk = m.to,
-        1 => q.wk = m.to,
-        2 => q.b = m.to,
-        _ => q.n = m.to,
-    }
-    q.strong_to_move = !p.strong_to_move;
-    Some(q)
-}
-
-impl Sim<'_> {
-    /// The strong side's view, alpha-beta to `depth` plies.
-    fn search(&mut self, p: &Kbnk, depth: usize, ply: usize, mut a: i32, mut b: i32) -> i32 {
-        if ply > 0 && self.seen.contains(&key(p)) {
-            return 0;
-        }
-        let men = men_of(p);
-        let stm = if p.strong_to_move { WHITE } else { BLACK };
-        while self.buf.len() <= ply {
-            self.buf.push(Vec::new());
-        }
-        let mut ms = std::mem::take(&mut self.buf[ply]);
-        legal_moves(&men, stm, usize::MAX, &mut ms);
-        let r = if ms.is_empty() {
-            if in_check(&men, stm) {
-                if p.strong_to_move {
-                    -MATE
-                } else {
-                    MATE - ply as i32
-                }
-            } else {
-                0
-            }
-        } else if depth == 0 {
-            match eval(p, &self.w) {
-                Verdict::Win(v) | Verdict::Likely(v) => {
-                    v + self.w.grad
-                        * (self.g[grad_index(p)] as i32 - kbnk::gradient(p.b, p.wk) as i32)
-                }
-                _ => 0,
-            }
-        } else {
-            let mut best = if p.strong_to_move {
-                -MATE - 1
-            } else {
-                MATE + 1
-            };
-            for m in ms.iter() {
-                let v = match after(p, m) {
-                    None => 0,
-                    Some(q) => self.search(&q, depth - 1, ply + 1, a, b),
-                };
-                if p.strong_to_move {
-                    best = best.max(v);
-                    a = a.max(v);
-                } else {
-                    best = best.min(v);
-                    b = b.min(v);
-                }
-                if a >= b {
-                    break;
-                }
-            }
-            best
-        };
-        self.buf[ply] = ms;
-        r
-    }
-
-    /// Plays from `p` (strong to move): Some(moves) when mated within 50 moves.
-    fn play(&mut self, mut p: Kbnk, depth: usize) -> Option<u32> {
-        self.seen.clear();
-        for mv in 1..=50 {
-            self.seen.insert(key(&p));
-            let men = men_of(&p);
-            let mut ms = Vec::new();
-            legal_moves(&men, WHITE, usize::MAX, &mut ms);
-            let mut best = (-MATE - 2, None);
-            for m in &ms {
-                let Some(q) = after(&p, m) else { continue };
-                let v = self.search(&q, depth - 1, 1, -MATE - 1, MATE + 1);
-                if v > best.0 {
-                    best = (v, Some(q));
-                }
-            }
-            let q = best.1?;
-            self.seen.insert(key(&q));
-            // the defence: the table's longest loss
-            let men = men_of(&q);
-            legal_moves(&men, BLACK, usize::MAX, &mut ms);
-            if ms.is_empty() {
-                return in_check(&men, BLACK).then_some(mv);
-            }
-            let mut worst: Option<(Val, Kbnk)> = None;
-            for m in &ms {
-                let r = after(&q, m)?; // a capture: drawn
-                let v = table_value(self.s, &r);
-                if !v.is_win() {
-                    return None;
-                }
-                if worst.is_none_or(|(w, _)| v.rank() < w.rank()) {
-                    worst = Some((v, r));
-                }
-            }
-            p = worst?.1;
-            if std::env::var("KBNK_TRACE").is_ok() {
-                println!("move {mv}: {:?} {:?}", p, table_value(self.s, &p));
-            }
-        }
-        None
-    }
 }
 
 #[test]
@@ -444,42 +300,27 @@ fn host_play() {
     }
     let depth = env("KBNK_DEPTH", 3);
     let games = env("KBNK_GAMES", 50);
-    let mut x = (env("KBNK_SEED", 1) as u64 * 0x9E37_79B9_7F4A_7C15) | 1;
-    let mut all = Vec::new();
-    while all.len() < games {
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        let r = x.wrapping_mul(0x2545_F491_4F6C_DD1D);
-        let sq = |k: u32| ((r >> (6 * k)) & 63) as u8;
-        let p = Kbnk {
-            sk: sq(0),
-            wk: sq(1),
-            b: sq(2),
-            n: sq(3),
-            strong_to_move: true,
-        };
-        let distinct = [p.sk, p.wk, p.b, p.n].iter().collect::<HashSet<_>>().len() == 4;
-        if distinct && kbnk::cheb(p.sk, p.wk) > 1 && !p.check() && table_value(&s, &p).is_win() {
-            all.push(p);
-        }
-    }
+    let all = starts(games, env("KBNK_SEED", 1) as u64, |p| {
+        table_value(&s, p).is_win()
+    });
     let mut g = kbnk::GRADIENT;
     if let Ok(v) = std::env::var("KBNK_G") {
         let x: Vec<u8> = v.split(',').map(|t| t.trim().parse().unwrap()).collect();
         g.copy_from_slice(&x);
     }
-    let mut sim = Sim {
-        s: &s,
-        w,
-        g,
-        seen: HashSet::new(),
-        buf: Vec::new(),
+    // the model's score with the gradient replaced by `g`
+    let leaf = |p: &Kbnk| match eval(p, &w) {
+        Verdict::Win(v) | Verdict::Likely(v) => {
+            v + w.grad * (g[grad_index(p)] as i32 - kbnk::gradient(p.b, p.wk) as i32)
+        }
+        _ => 0,
     };
+    let value = |p: &Kbnk| table_value(&s, p);
+    let mut sim = Sim::new(&leaf, &value);
     let mut won = 0;
     let mut moves = 0;
     for p in &all {
-        if let Some(m) = sim.play(*p, depth) {
+        if let Ok(m) = sim.play(*p, depth) {
             won += 1;
             moves += m;
         }

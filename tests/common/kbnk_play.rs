@@ -1,0 +1,285 @@
+//! Shared by tests/kbnk.rs and tests/kbnk_fit.rs: a KBNK position as the table's men, and a
+//! host alpha-beta search that plays the strong side against the table's perfect defence
+//! (the bare king's longest loss) within the 50-move rule.
+#![allow(dead_code)]
+
+use std::collections::HashSet;
+use z80chess::luscher::kbnk::{self, Kbnk};
+use z80chess::tablebase::men::{
+    in_check, legal_moves, Men, RawMove, BISHOP, BLACK, KING, KNIGHT, MAX_MEN, WHITE,
+};
+use z80chess::tablebase::Val;
+
+/// Above every evaluation: a mate.
+pub const MATE: i32 = 32_000;
+
+/// The position as the table's men: the strong king, the bare king, the bishop, the knight.
+pub fn men_of(p: &Kbnk) -> Men {
+    let mut m = Men {
+        n: 4,
+        sq: [0; MAX_MEN],
+        color: [0; MAX_MEN],
+        role: [0; MAX_MEN],
+    };
+    m.sq[..4].copy_from_slice(&[p.sk, p.wk, p.b, p.n]);
+    m.color[..4].copy_from_slice(&[WHITE, BLACK, WHITE, WHITE]);
+    m.role[..4].copy_from_slice(&[KING, KING, BISHOP, KNIGHT]);
+    m
+}
+
+fn key(p: &Kbnk) -> (u8, u8, u8, u8, bool) {
+    (p.sk, p.wk, p.b, p.n, p.strong_to_move)
+}
+
+/// The position after a move; None when a piece is taken (a draw).
+pub fn after(p: &Kbnk, m: &RawMove) -> Option<Kbnk> {
+    if m.capture != usize::MAX {
+        return None;
+    }
+    let mut q = *p;
+    match m.i {
+        0 => q.sk = m.to,
+        1 => q.wk = m.to,
+        2 => q.b = m.to,
+        _ => q.n = m.to,
+    }
+    q.strong_to_move = !p.strong_to_move;
+    Some(q)
+}
+
+/// `games` random legal positions, the strong side to move, that `keep` accepts.
+pub fn starts(games: usize, seed: u64, keep: impl Fn(&Kbnk) -> bool) -> Vec<Kbnk> {
+    let mut x = (seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)) | 1;
+    let mut out = Vec::new();
+    while out.len() < games {
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        let r = x.wrapping_mul(0x2545_F491_4F6C_DD1D);
+        let sq = |k: u32| ((r >> (6 * k)) & 63) as u8;
+        let p = Kbnk {
+            sk: sq(0),
+            wk: sq(1),
+            b: sq(2),
+            n: sq(3),
+            strong_to_move: true,
+        };
+        let distinct = [p.sk, p.wk, p.b, p.n].iter().collect::<HashSet<_>>().len() == 4;
+        if distinct && kbnk::cheb(p.sk, p.wk) > 1 && !p.check() && keep(&p) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// The strong side played by an alpha-beta search over `leaf` (the strong side's score of a
+/// position with moves), the bare king by the table (`value`: the side to move's value).
+/// A position seen before in the game or on the path scores 0 (a draw, as the full build's
+/// repetition rule).
+pub struct Sim<'a> {
+    pub leaf: &'a dyn Fn(&Kbnk) -> i32,
+    pub value: &'a dyn Fn(&Kbnk) -> Val,
+    /// Evaluations a move when playing by a budget (depth 0).
+    pub budget: u64,
+    /// How many moves completed each depth (by a budget).
+    pub depths: [u64; 9],
+    evals: u64,
+    seen: HashSet<(u8, u8, u8, u8, bool)>,
+    buf: Vec<Vec<RawMove>>,
+}
+
+impl<'a> Sim<'a> {
+    pub fn new(leaf: &'a dyn Fn(&Kbnk) -> i32, value: &'a dyn Fn(&Kbnk) -> Val) -> Sim<'a> {
+        Sim {
+            leaf,
+            value,
+            budget: 0,
+            depths: [0; 9],
+            evals: 0,
+            seen: HashSet::new(),
+            buf: Vec::new(),
+        }
+    }
+
+    /// The strong side's view, alpha-beta to `depth` plies.
+    fn search(&mut self, p: &Kbnk, depth: usize, ply: usize, mut a: i32, mut b: i32) -> i32 {
+        if ply > 0 && self.seen.contains(&key(p)) {
+            return 0;
+        }
+        let men = men_of(p);
+        let stm = if p.strong_to_move { WHITE } else { BLACK };
+        while self.buf.len() <= ply {
+            self.buf.push(Vec::new());
+        }
+        let mut ms = std::mem::take(&mut self.buf[ply]);
+        legal_moves(&men, stm, usize::MAX, &mut ms);
+        let r = if ms.is_empty() {
+            match (in_check(&men, stm), p.strong_to_move) {
+                (false, _) => 0,
+                (true, true) => -MATE,
+                (true, false) => MATE - ply as i32,
+            }
+        } else if depth == 0 {
+            self.evals += 1;
+            (self.leaf)(p)
+        } else {
+            let mut best = if p.strong_to_move {
+                -MATE - 1
+            } else {
+                MATE + 1
+            };
+            for m in ms.iter() {
+                let v = match after(p, m) {
+                    None => 0,
+                    Some(q) => self.search(&q, depth - 1, ply + 1, a, b),
+                };
+                if p.strong_to_move {
+                    best = best.max(v);
+                    a = a.max(v);
+                } else {
+                    best = best.min(v);
+                    b = b.min(v);
+                }
+                if a >= b {
+                    break;
+                }
+            }
+            best
+        };
+        self.buf[ply] = ms;
+        r
+    }
+
+    /// The strong side's move: a `depth`-ply search, or (depth 0) the deepest iteration
+    /// whose evaluations, summed from depth 1, stay within the budget (as the Z80's time
+    /// control keeps the last completed depth's move).
+    fn choose(&mut self, p: &Kbnk, ms: &[RawMove], depth: usize) -> Option<Kbnk> {
+        let one = |sim: &mut Self, d: usize| {
+            let mut best = (-MATE - 2, None);
+            for m in ms {
+                let Some(q) = after(p, m) else { continue };
+                let v = sim.search(&q, d - 1, 1, -MATE - 1, MATE + 1);
+                if v > best.0 {
+                    best = (v, Some(q));
+                }
+            }
+            best.1
+        };
+        if depth > 0 {
+            return one(self, depth);
+        }
+        self.evals = 0;
+        let mut chosen = None;
+        for d in 1..=8 {
+            let q = one(self, d);
+            if self.evals > self.budget && d > 1 {
+                break;
+            }
+            chosen = q;
+            self.depths[d] += 1;
+        }
+        chosen
+    }
+
+    /// Plays from `p` (strong to move): Ok(moves) when mated within 50 moves, else
+    /// Err(the fewest plies to mate reached).
+    pub fn play(&mut self, mut p: Kbnk, depth: usize) -> Result<u32, u32> {
+        self.seen.clear();
+        let plies = |v: Val| match v {
+            Val::Win(d) => d as u32,
+            _ => 999,
+        };
+        let mut closest = plies((self.value)(&p));
+        for mv in 1..=50 {
+            self.seen.insert(key(&p));
+            let men = men_of(&p);
+            let mut ms = Vec::new();
+            legal_moves(&men, WHITE, usize::MAX, &mut ms);
+            let q = self.choose(&p, &ms, depth).ok_or(closest)?;
+            self.seen.insert(key(&q));
+            let men = men_of(&q);
+            legal_moves(&men, BLACK, usize::MAX, &mut ms);
+            if ms.is_empty() {
+                return if in_check(&men, BLACK) {
+                    Ok(mv)
+                } else {
+                    Err(closest)
+                };
+            }
+            let mut worst: Option<(Val, Kbnk)> = None;
+            for m in &ms {
+                let r = after(&q, m).ok_or(closest)?; // a piece taken: drawn
+                let v = (self.value)(&r);
+                if !v.is_win() {
+                    return Err(closest);
+                }
+                if worst.is_none_or(|(w, _)| v.rank() < w.rank()) {
+                    worst = Some((v, r));
+                }
+            }
+            let (v, r) = worst.ok_or(closest)?;
+            closest = closest.min(plies(v));
+            p = r;
+            if std::env::var("KBNK_TRACE").is_ok() {
+                println!("move {mv}: {p:?} {v:?}");
+            }
+        }
+        Err(closest)
+    }
+
+    /// Plays the bare king by the search from a drawn position `p` (strong to move) for 50
+    /// moves against the table's strong side (the drawing move that leaves the bare king
+    /// the fewest moves that keep the draw): true when the draw is held (a piece taken, a
+    /// stalemate, or 50 moves), false when the bare king steps into a lost position.
+    pub fn defend(&mut self, mut p: Kbnk, depth: usize) -> bool {
+        self.seen.clear();
+        let mut ms = Vec::new();
+        let mut rs = Vec::new();
+        for _ in 1..=50 {
+            self.seen.insert(key(&p));
+            legal_moves(&men_of(&p), WHITE, usize::MAX, &mut ms);
+            // the strong side: a drawing move that is hardest to meet
+            let mut pick: Option<(usize, Kbnk)> = None;
+            for m in &ms {
+                let Some(q) = after(&p, m) else { continue };
+                if (self.value)(&q) != Val::Draw {
+                    continue;
+                }
+                legal_moves(&men_of(&q), BLACK, usize::MAX, &mut rs);
+                let keep = rs
+                    .iter()
+                    .filter(|r| after(&q, r).is_none_or(|x| (self.value)(&x) == Val::Draw))
+                    .count();
+                if pick.is_none_or(|(k, _)| keep < k) {
+                    pick = Some((keep, q));
+                }
+            }
+            let Some((_, q)) = pick else { return true };
+            self.seen.insert(key(&q));
+            legal_moves(&men_of(&q), BLACK, usize::MAX, &mut rs);
+            // the bare king: the least score (a piece taken scores 0)
+            let mut best: Option<(i32, Option<Kbnk>)> = None;
+            for m in &rs {
+                let r = after(&q, m);
+                let v = match r {
+                    None => 0,
+                    Some(x) => self.search(&x, depth - 1, 1, -MATE - 1, MATE + 1),
+                };
+                if best.is_none_or(|(b, _)| v < b) {
+                    best = Some((v, r));
+                }
+            }
+            match best {
+                None => return true,            // stalemate
+                Some((_, None)) => return true, // a piece taken
+                Some((_, Some(r))) => {
+                    if (self.value)(&r) != Val::Draw {
+                        return false;
+                    }
+                    p = r;
+                }
+            }
+        }
+        true
+    }
+}
