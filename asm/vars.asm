@@ -78,7 +78,7 @@ SELDEP  EQU     FVARS+16h       ; 1  the deepest ply SRCH has entered in this
 ; Issue #35's yardstick, T-states per evaluation that ran every term: counters
 ; of the evaluations that did not. 32 bits each, little-endian, counted since
 ; reset and never cleared by the firmware (the host reads them before and after
-; a search: src/profile/evals.rs); both stay 0 until #35's routines count them.
+; a search: src/profile/evals.rs); LZTRY counts NLAZY, QNODE NSTPAT.
 NLAZY   EQU     FVARS+18h       ; 4  POINTS calls that left early, before the
                                 ;    exchange analysis (lazy evaluation, F2_LAZY;
                                 ;    counted in NEVAL too)

@@ -3,7 +3,8 @@
 //! exchange analysis) and stand-pat returns (quiescence nodes that returned their static score)
 //! are counted apart, from the full build's cumulative counters `NLAZY` and `NSTPAT`
 //! (`asm/vars.asm`): read before and after a search, never cleared by the firmware, 0 in the
-//! period builds and until #35's routines count them. The search's own counters (POINTS calls,
+//! period builds; `NLAZY` counts lazy evaluation's exits (`F2_LAZY`) and `NSTPAT` the quiescence
+//! search's stand-pats (`F2_QUIES`). The search's own counters (POINTS calls,
 //! moves made) come from its `E` reply.
 
 use crate::firmware::{Engine, SearchResult};
