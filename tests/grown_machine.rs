@@ -126,8 +126,17 @@ fn the_grown_block_round_trips_through_w_and_v() {
         let now = e.read_block(b).unwrap();
         assert_eq!(now[0x80], 1, "{b}: P_FLAGS2's default, the KPK bitbase on");
         assert!(
-            now[0x81..0xA0].iter().chain(&now[0xA6..]).all(|&x| x == 0),
+            now[0x81..0xA0]
+                .iter()
+                .chain(&now[0xA6..0xB0])
+                .chain(&now[0xB6..])
+                .all(|&x| x == 0),
             "{b}"
+        );
+        assert_eq!(
+            now[0xB0..0xB6],
+            [1, 8, 24, 16, 4, 8],
+            "{b}: the KBBK procedure's defaults (#36: P_KBBK, P_BBGR, P_BBKD, P_BBFL, P_BBAR, P_BBUNC)"
         );
         assert_eq!(
             now[0xA0..0xA6],
