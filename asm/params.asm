@@ -184,9 +184,10 @@
 ;   A6h-AFh  the KBNK procedure's later weights
 ;
 ;   issue #36 item 3: the KBBK mating procedure (full/kbbk.asm), from B0h
-;   B0h  P_KBBK   b   1   1 scores KBBK (bishops on both colours) by the
+;   B0h  P_KBBK   b   2   1 scores KBBK (bishops on both colours) by the
 ;                         mating procedure (page 7) instead of Lüscher's
-;                         module; 0 = the module
+;                         module; 2 the same with the bare king to move, the
+;                         module with the strong side to move; 0 = the module
 ;   B1h  P_BBGR   b   8   per unit of the edge and corner gradient (0-90)
 ;   B2h  P_BBKD   b   24  less per king step between the kings
 ;   B3h  P_BBFL   b   16  less per flight square of the bare king
@@ -358,7 +359,7 @@ DEFPRM: DB      0FCh            ; P_FLAGS: bits 2, 3 (#12), 4, 5 (#14), 6, 7 (#1
         DB      8                       ; P_KBUNC
         DS      0B0h-($-DEFPRM)         ; A6h-AFh: the KBNK procedure's
         ; issue #36 item 3: the KBBK mating procedure, from offset B0h
-        DB      1                       ; P_KBBK (on: see asm/README.md)
+        DB      2                       ; P_KBBK (the bare king to move: see asm/README.md)
         DB      8,24,16,4               ; P_BBGR, P_BBKD, P_BBFL, P_BBAR
         DB      8                       ; P_BBUNC
         ASSERT  $-DEFPRM == PRMUSED, "DEFPRM and the block layout disagree"

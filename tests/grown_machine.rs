@@ -135,7 +135,7 @@ fn the_grown_block_round_trips_through_w_and_v() {
         );
         assert_eq!(
             now[0xB0..0xB6],
-            [1, 8, 24, 16, 4, 8],
+            [2, 8, 24, 16, 4, 8],
             "{b}: the KBBK procedure's defaults (#36: P_KBBK, P_BBGR, P_BBKD, P_BBFL, P_BBAR, P_BBUNC)"
         );
         assert_eq!(

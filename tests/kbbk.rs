@@ -322,6 +322,9 @@ impl Z80Kbbk {
         let k = sym("KBBKEV").to_le_bytes();
         let code = [0x3E, 7, 0xD3, 0x04, 0xCD, k[0], k[1], 0xD3, 0xFF];
         e.machine.bus.mem[stub as usize..stub as usize + code.len()].copy_from_slice(&code);
+        // P_KBBK = 1: the procedure whoever is to move (2, the default, leaves the strong
+        // side to move to Lüscher's module: kbbkev_answers_only_for_kbbk_and_only_when_on)
+        e.machine.bus.mem[sym("P_KBBK") as usize] = 1;
         Z80Kbbk {
             e,
             stub,
@@ -418,8 +421,8 @@ fn the_z80_is_the_model_on_every_kbbk_position() {
     assert!(n > 11_900_000, "{n}");
 }
 
-/// KBBKEV with P_KBBK = 0 says "not mine" (Lüscher's module scores KBBK), and KBNK, KRK and
-/// two bishops on one colour are never its.
+/// KBBKEV with P_KBBK = 0 says "not mine" (Lüscher's module scores KBBK), with 2 only with
+/// the bare king to move, and two bishops on one colour are never its.
 #[test]
 fn kbbkev_answers_only_for_kbbk_and_only_when_on() {
     let mut z = Z80Kbbk::new();
@@ -436,9 +439,18 @@ fn kbbkev_answers_only_for_kbbk_and_only_when_on() {
     let same = Kbbk { b2: 30, ..p };
     assert_eq!(dark(same.b1), dark(same.b2));
     assert_eq!(z.call(&same, false), None, "two bishops on one colour");
-    let off = sym("P_KBBK") as usize;
-    z.e.machine.bus.mem[off] = 0;
+    let mode = sym("P_KBBK") as usize;
+    z.e.machine.bus.mem[mode] = 2;
+    assert_eq!(z.call(&p, false), None, "P_KBBK = 2, the strong side to move");
+    let bare = Kbbk {
+        strong_to_move: false,
+        ..p
+    };
+    assert_eq!(z.call(&bare, false), want(&bare), "P_KBBK = 2, the bare king to move");
+    assert_eq!(z.call(&bare, true), want(&bare), "P_KBBK = 2, Black strong");
+    z.e.machine.bus.mem[mode] = 0;
     assert_eq!(z.call(&p, false), None, "P_KBBK = 0");
+    assert_eq!(z.call(&bare, false), None, "P_KBBK = 0");
 }
 
 #[test]
@@ -451,7 +463,11 @@ fn the_rom_holds_the_models_gradient_and_weights() {
     e.eval().unwrap();
     let b = |n: &str| e.machine.bus.mem[sym(n) as usize] as i32;
     let w = Weights::DEFAULT;
-    assert_eq!(b("P_KBBK"), 1, "on by default: it converts more than the module");
+    assert_eq!(
+        b("P_KBBK"),
+        2,
+        "by default with the bare king to move (asm/README.md: what each converts)"
+    );
     assert_eq!(
         [
             b("P_BBGR"),

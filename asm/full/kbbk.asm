@@ -1,9 +1,11 @@
 ; ===========================================================================
 ; full/kbbk.asm (full build only): the KBBK mating procedure (issue #36 item
 ; 3), in expansion ROM page 7 after LZTRY. LUSPRE calls KBBKEV (after
-; KBPRE, before Lüscher's module): when P_KBBK is not 0, KBBK (one side king
+; KBPRE, before Lüscher's module): when P_KBBK is 1, KBBK (one side king
 ; and two bishops on both colours, the other a bare king) is scored here and
-; LUSEV is not run.
+; LUSEV is not run; when it is 2 (the default), only with the bare king to
+; move (the module leads better where the leaves have the strong side to
+; move, as at two plies: see asm/README.md); 0 = the module always.
 ;
 ; Lüscher's fitted function is flat along the edge with the bare king to
 ; move (at three plies the leaves): the engine shuffled its bishops until
@@ -63,7 +65,8 @@ BBFAR   EQU     3               ; a bishop this far from the bare king is safe
 ;   quick look passed (no pawn or queen, at most four men)
 ;   out: carry = scored, HL = the score (the side to move's view); LUSMEN,
 ;   LUSN, LUSSTR as LUSCAN leaves them (LUSPRE's LUSMAT reads them). No
-;   carry: Z = not KBBK or P_KBBK = 0 (Lüscher's module next), NZ =
+;   carry: Z = not KBBK, P_KBBK = 0, or P_KBBK = 2 and the strong side to
+;   move (Lüscher's module next), NZ =
 ;   declined (the bare king to move takes a bishop: POINTS scores it)
 ;   clobbers: all but IX
 ;   cost: 50 T with P_KBBK = 0; else about 3,500 T (LUSCAN) + 5,000-8,000 T,
@@ -102,7 +105,12 @@ KBBKEV: LD      A,(P_KBBK)
         JR      NZ,.stm
         INC     A
 .stm:   LD      (BSTM),A
-        CALL    BBATK
+        OR      A
+        JR      Z,.bare         ; the bare king to move: always scored here
+        LD      A,(P_KBBK)      ; P_KBBK = 2: with the strong side to move
+        CP      2               ; Lüscher's module scores it
+        JP      Z,.not
+.bare:  CALL    BBATK
         LD      A,(BSTM)        ; the bare king to move takes a bishop its
         OR      A               ; king does not cover: declined
         JR      NZ,.nh

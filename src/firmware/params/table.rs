@@ -559,8 +559,8 @@ pub const PARAMS: &[ParamDef] = &[
         "P_KBBK",
         Kind::Byte,
         0,
-        1,
-        "KBBK (#36): 1 scores king and two bishops (on both colours) against king by the mating procedure in page 7 (full/kbbk.asm: the bare king to an edge and a corner, the kings close, its flight squares and the area the bishops fence it in cut) instead of Lüscher's module; 0 = the module",
+        2,
+        "KBBK (#36): 1 scores king and two bishops (on both colours) against king by the mating procedure in page 7 (full/kbbk.asm: the bare king to an edge and a corner, the kings close, its flight squares and the area the bishops fence it in cut) instead of Lüscher's module; 2 (the default) the same with the bare king to move, the module with the strong side to move (it leads better at two plies); 0 = the module",
     ),
     p(
         "P_BBGR",
