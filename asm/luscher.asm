@@ -116,7 +116,7 @@ LUSCLR: LD      HL,LUSHC
 ;   cost when silent: 50 T (P_LUS = 0), about 40 T a square up to the first
 ;   pawn or queen or the fifth man (150-300 T in most positions)
 ;   CALLED BY: POINTS
-;   CALLS:     KBPRE, LUSEV, LUSMAT, NEGHL
+;   CALLS:     KBBKEV, KBPRE, LUSEV, LUSMAT, NEGHL
 LUSPRE: LD      A,(P_LUS)
         OR      A
         RET     Z               ; (no carry)
@@ -137,11 +137,24 @@ LUSPRE: LD      A,(P_LUS)
         JR      Z,.none
 .qn:    INC     L
         DJNZ    .q
-        PUSH    IX
+        JR      .mine           ; (12 T in these endings only: the JRs
+.none:  OR      A               ; above stay in reach, the middlegame's
+        RET                     ; path as it was)
+.mine:  PUSH    IX
         PUSH    IY
         CALL    KBPRE           ; KBNK: the mating procedure first
         JR      C,.sc           ; scored (it made the hanging-piece test)
         JR      NZ,.no          ; declined: POINTS scores it
+        IN      A,(PPAGE)       ; KBBK: the mating procedure in page 7
+        PUSH    AF              ; (not KBBK or P_KBBK = 0: Z, no carry)
+        LD      A,PAGEOF(KBBKEV)
+        OUT     (PPAGE),A
+        CALL    KBBKEV
+        POP     DE              ; D = the page before (flags, HL kept)
+        LD      A,D
+        OUT     (PPAGE),A
+        JR      C,.sc
+        JR      NZ,.no
         CALL    LUSEV
         JR      NC,.no
         PUSH    HL              ; a piece the bare king takes now is left to
@@ -186,8 +199,6 @@ LUSPRE: LD      A,(P_LUS)
 .hang:  POP     HL
         OR      A
         JR      .no
-.none:  OR      A
-        RET
 
 ; KBPRE: KBNKEV (full/kbnk.asm) in page 6 when P_KBNK is not 0, the page
 ; restored. out: KBNKEV's (carry: scored, HL; no carry and Z: not KBNK or
@@ -350,7 +361,7 @@ LUSMAP: LD      HL,(LUSE)
 ; LUSCAN: the men of the board into LUSMEN (see the top).
 ;   out: carry = the material may be the module's; LUSN, LUSSTR, LUSMEN
 ;   clobbers: A, BC, DE, HL, IY   cost: about 3,500 T
-;   CALLED BY: KBNKEV, LUSEV
+;   CALLED BY: KBBKEV, KBNKEV, LUSEV
 ;   CALLS:     LAPP, LKING
 LUSCAN: XOR     A
         LD      (LUSN),A

@@ -133,6 +133,7 @@ CLRRAM: LD      HL,RAMBOT
         INCLUDE "time.asm"
         INCLUDE "luscher.asm"
         INCLUDE "full/kbnk.asm" ; the KBNK mating procedure (page 6)
+        INCLUDE "full/kbbk.asm" ; the KBBK mating procedure (page 7)
         INCLUDE "pawnhash.asm"
         ENDIF
 

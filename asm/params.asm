@@ -188,7 +188,20 @@
 ;   A3h  P_KBND   b   8   less per king step from the knight to the bare king
 ;   A4h  P_KBFL   b   8   less per flight square of the bare king
 ;   A5h  P_KBUNC  b   8   an unclaimed position scores 256 * this less
-;   A6h-FFh  free
+;   A6h-AFh  the KBNK procedure's later weights
+;
+;   issue #36 item 3: the KBBK mating procedure (full/kbbk.asm), from B0h
+;   B0h  P_KBBK   b   2   1 scores KBBK (bishops on both colours) by the
+;                         mating procedure (page 7) instead of Lüscher's
+;                         module; 2 the same with the bare king to move, the
+;                         module with the strong side to move; 0 = the module
+;   B1h  P_BBGR   b   8   per unit of the edge and corner gradient (0-90)
+;   B2h  P_BBKD   b   24  less per king step between the kings
+;   B3h  P_BBFL   b   16  less per flight square of the bare king
+;   B4h  P_BBAR   b   4   less per square of the bare king's area (the bare
+;                         king to move)
+;   B5h  P_BBUNC  b   8   an unclaimed position scores 256 * this less
+;   B6h-FFh  free
 ; ===========================================================================
 
 PBLKSZ  EQU     100h
@@ -285,7 +298,14 @@ P_KBKD   EQU    PRM+0A2h
 P_KBND   EQU    PRM+0A3h
 P_KBFL   EQU    PRM+0A4h
 P_KBUNC  EQU    PRM+0A5h
-PRMUSED  EQU    0A6h            ; bytes of the block in use (SELPRM copies them)
+; issue #36 item 3: the KBBK mating procedure
+P_KBBK   EQU    PRM+0B0h
+P_BBGR   EQU    PRM+0B1h
+P_BBKD   EQU    PRM+0B2h
+P_BBFL   EQU    PRM+0B3h
+P_BBAR   EQU    PRM+0B4h
+P_BBUNC  EQU    PRM+0B5h
+PRMUSED  EQU    0B6h            ; bytes of the block in use (SELPRM copies them)
         ASSERT  PRMUSED <= PBLKSZ, "the parameters outgrew the block"
 
 ; P_FLAGS2's bits (masks)
@@ -349,6 +369,11 @@ DEFPRM: DB      0FCh            ; P_FLAGS: bits 2, 3 (#12), 4, 5 (#14), 6, 7 (#1
         DB      0                       ; P_KBNK (off: see asm/README.md)
         DB      8,24,8,8                ; P_KBGR, P_KBKD, P_KBND, P_KBFL
         DB      8                       ; P_KBUNC
+        DS      0B0h-($-DEFPRM)         ; A6h-AFh: the KBNK procedure's
+        ; issue #36 item 3: the KBBK mating procedure, from offset B0h
+        DB      2                       ; P_KBBK (the bare king to move: see asm/README.md)
+        DB      8,24,16,4               ; P_BBGR, P_BBKD, P_BBFL, P_BBAR
+        DB      8                       ; P_BBUNC
         ASSERT  $-DEFPRM == PRMUSED, "DEFPRM and the block layout disagree"
 ; DEFD4: where the d4 block's defaults differ (the seed's "pawn-advancement
 ; scoring ... varies depending on the type of opening"): offset, value;

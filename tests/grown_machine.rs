@@ -129,7 +129,8 @@ fn the_grown_block_round_trips_through_w_and_v() {
             now[0x81..0x88]
                 .iter()
                 .chain(&now[0x8A..0xA0])
-                .chain(&now[0xA6..])
+                .chain(&now[0xA6..0xB0])
+                .chain(&now[0xB6..])
                 .all(|&x| x == 0),
             "{b}"
         );
@@ -137,6 +138,11 @@ fn the_grown_block_round_trips_through_w_and_v() {
             now[0x88..0x8A],
             [4, 32],
             "{b}: the quiescence search's defaults (#35 step 2: P_QDEP, P_QDELT)"
+        );
+        assert_eq!(
+            now[0xB0..0xB6],
+            [2, 8, 24, 16, 4, 8],
+            "{b}: the KBBK procedure's defaults (#36: P_KBBK, P_BBGR, P_BBKD, P_BBFL, P_BBAR, P_BBUNC)"
         );
         assert_eq!(
             now[0xA0..0xA6],

@@ -137,7 +137,7 @@ BCNOW:  PUSH    DE
 ; counts are small: 1 costs 47 T, 3 104 T, 15 218 T, 255 460 T; the old
 ; fixed eight rounds cost 330 T whatever A).
 ;   clobbers: A, DE
-;   CALLED BY: KOPPB, LZTRY, MULSW, POINTS
+;   CALLED BY: BBSUB, KBBKEV, KOPPB, LZTRY, MULSW, POINTS
 ;   CALLS:     -
 MULAW:  LD      HL,0
 .l:     SRL     A
@@ -158,8 +158,8 @@ MULSW:  OR      A
         ; fall into NEGHL
 
 ; NEGHL: HL = -HL.   clobbers: A
-;   CALLED BY: ASPSET, DEVEL, DRAWCK, DSHIFT, KPEND, KPKEV, LUSPRE, LZTRY,
-;              PATK, POINTS, QNODE, RACE, ROOTV, SRCH, TTBETA, TTPRB
+;   CALLED BY: ASPSET, DEVEL, DRAWCK, DSHIFT, KBBKEV, KPEND, KPKEV, LUSPRE,
+;              LZTRY, PATK, POINTS, QNODE, RACE, ROOTV, SRCH, TTBETA, TTPRB
 ;   CALLS:     -
 NEGHL:  XOR     A
         SUB     L
