@@ -442,12 +442,20 @@ fn kbbkev_answers_only_for_kbbk_and_only_when_on() {
     assert_eq!(z.call(&same, false), None, "two bishops on one colour");
     let mode = sym("P_KBBK") as usize;
     z.e.machine.bus.mem[mode] = 2;
-    assert_eq!(z.call(&p, false), None, "P_KBBK = 2, the strong side to move");
+    assert_eq!(
+        z.call(&p, false),
+        None,
+        "P_KBBK = 2, the strong side to move"
+    );
     let bare = Kbbk {
         strong_to_move: false,
         ..p
     };
-    assert_eq!(z.call(&bare, false), want(&bare), "P_KBBK = 2, the bare king to move");
+    assert_eq!(
+        z.call(&bare, false),
+        want(&bare),
+        "P_KBBK = 2, the bare king to move"
+    );
     assert_eq!(z.call(&bare, true), want(&bare), "P_KBBK = 2, Black strong");
     z.e.machine.bus.mem[mode] = 0;
     assert_eq!(z.call(&p, false), None, "P_KBBK = 0");
@@ -648,7 +656,11 @@ fn host_play() {
             b2,
             strong_to_move: true,
         };
-        let distinct = [p.sk, p.wk, p.b1, p.b2].iter().collect::<HashSet<_>>().len() == 4;
+        let distinct = [p.sk, p.wk, p.b1, p.b2]
+            .iter()
+            .collect::<HashSet<_>>()
+            .len()
+            == 4;
         if distinct
             && dark(b1) != dark(b2)
             && cheb(p.sk, p.wk) > 1
