@@ -160,8 +160,10 @@
 ;                         side, while that king is in its middlegame
 ;
 ;   issue #35's step 0: the grown block, from 80h
-;   80h  P_FLAGS2 b   01h a second byte of switches, all off by default but
-;                         bit 0 F2_KPKBB the KPK bitbase (#36, on), bit 1
+;   80h  P_FLAGS2 b   0Fh a second byte of switches: bit 0 F2_KPKBB the
+;                         KPK bitbase (#36), bits 1-3 on since #35's 200
+;                         games at 40/7200 (tests/full/before35.params
+;                         turns them off: the full of before #35), bit 1
 ;                         F2_ORDER cheap interior ordering (the table move,
 ;                         MVV/LVA captures, killers, history: no POINTS per
 ;                         move), bit 2 F2_QUIES a quiescence search below the
@@ -360,7 +362,8 @@ DEFPRM: DB      0FCh            ; P_FLAGS: bits 2, 3 (#12), 4, 5 (#14), 6, 7 (#1
         DW      3                       ; P_BDIAG (#11)
         DB      13                      ; P_QKS (#11)
         ; issue #35's step 0: the grown block, from offset 80h
-        DB      F2_KPKBB                ; P_FLAGS2: the KPK bitbase (#36) on, the rest off
+        DB      F2_KPKBB+F2_ORDER+F2_QUIES+F2_LAZY ; P_FLAGS2: the KPK bitbase (#36), #35's
+                                        ; ordering, quiescence and lazy evaluation on
         DS      88h-($-DEFPRM)          ; 81h-87h: #35's
         DB      4                       ; P_QDEP (#35 step 2)
         DB      32                      ; P_QDELT (#35 step 2: 2 pawns)

@@ -54,10 +54,14 @@ fn the_block_is_256_bytes_in_the_new_ram() {
     let f2 = ps.iter().find(|p| p.def.name == "P_FLAGS2").unwrap();
     assert_eq!(
         (f2.offset, f2.values),
-        (0x80, [1, 1, 1]),
-        "the KPK bitbase on (#36), every other bit off"
+        (0x80, [DEFAULT_F2 as i32; 3]),
+        "the KPK bitbase (#36) and #35's ordering, quiescence and lazy evaluation on, 4-7 off"
     );
 }
+
+/// P_FLAGS2's default: #36's KPK bitbase and #35's search (ordering, quiescence, lazy
+/// evaluation) on since #35's 40/7200 match; the reserved bits off.
+const DEFAULT_F2: u8 = flags2::KPKBB | flags2::ORDER | flags2::QUIES | flags2::LAZY;
 
 #[test]
 fn the_flags2_bits_are_the_firmware_s() {
@@ -97,8 +101,8 @@ fn the_grown_block_round_trips_through_w_and_v() {
     assert_eq!(&blocks[2][0xFE..], &[0x12, 0x34]);
     assert_eq!(blocks[0][0xFF], 0x99);
     assert_eq!(
-        blocks[0][0x80], 1,
-        "block 0's P_FLAGS2 untouched (the KPK bitbase on)"
+        blocks[0][0x80], DEFAULT_F2,
+        "block 0's P_FLAGS2 untouched (its default)"
     );
     assert_eq!(
         blocks[1][..0x80],
@@ -124,7 +128,7 @@ fn the_grown_block_round_trips_through_w_and_v() {
         .unwrap();
     for b in Block::ALL {
         let now = e.read_block(b).unwrap();
-        assert_eq!(now[0x80], 1, "{b}: P_FLAGS2's default, the KPK bitbase on");
+        assert_eq!(now[0x80], DEFAULT_F2, "{b}: P_FLAGS2's default");
         assert!(
             now[0x81..0x88]
                 .iter()

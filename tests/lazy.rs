@@ -397,9 +397,15 @@ fn a_z80_margin_without_the_exchange_loss_fails() {
 fn bench_search(fen: &str, level: u8, lazy: bool) -> (z80chess::firmware::SearchResult, u32) {
     let pos = z80chess::firmware::parse_fen(fen).unwrap();
     let mut e = Engine::new(Build::Full).unwrap();
-    if lazy {
-        e.load_params(&lazy_params("")).unwrap();
-    }
+    // The bit alone against the search of before #35 (`P_FLAGS2 = 1`: the ROM's defaults
+    // now have it on, with ordering and quiescence).
+    let text = if lazy {
+        "P_FLAGS2 = 9\n"
+    } else {
+        "P_FLAGS2 = 1\n"
+    };
+    e.load_params(&ParamFile::parse(text, "lazy").unwrap())
+        .unwrap();
     sargon::load(&mut e, &pos).unwrap();
     let nlazy = |e: &Engine| {
         let a = sym("NLAZY") as usize;

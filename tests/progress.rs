@@ -128,3 +128,17 @@ fn the_full_build_numbers_only_the_set_of_root_moves() {
     assert!(set.len() >= 3);
     run(Build::Full, fen, Some(&set));
 }
+
+/// `max_ply`'s full-build bound follows the ROM: its quiescence cap QMAXP and `P_QDEP`'s
+/// default (so the bound the tests above hold the seldepth to is the firmware's, not a copy
+/// that could drift).
+#[test]
+fn max_ply_follows_the_rom_s_quiescence_cap() {
+    let qmaxp = Build::Full.symbol("QMAXP").expect("QMAXP") as u8;
+    let ps = Engine::new(Build::Full).unwrap().params().unwrap();
+    let qdep = ps.iter().find(|p| p.def.name == "P_QDEP").unwrap().values[0] as u8;
+    for level in 1..=8 {
+        assert_eq!(max_ply(Build::Full, level), (level + 2 + qdep).min(qmaxp));
+        assert_eq!(max_ply(Build::Article, level), level + 1);
+    }
+}

@@ -110,6 +110,12 @@
 //! - issue #36 item 3, the KBBK procedure's six bytes of the parameter block at B0h (PRMUSED
 //!   A6h -> B6h, SELPRM copies 16 more bytes, 336 T a search; the middlegames never reach
 //!   KBBKEV): 2,089,487,510 (+1,680 = 5 x 336); article and 1978 unchanged.
+//! - issue #35: ordering, quiescence and lazy evaluation on by default (`P_FLAGS2` 01h ->
+//!   0Fh) after 200 games at 40/7200 against the full of before (+118 =44 -38, 70.0%): new
+//!   trees, 22,579 -> 13,673 moves made, 2,089,487,510 -> 1,079,444,548 T-states (51.7%;
+//!   italian 84.5%, dragon 54.9%, kiwipete 178.5% (level 2: quiescence below it), wac001
+//!   39.0%, pawnrace 71.9%); the same five moves. With `tests/full/before35.params` (bits 1-3
+//!   off) the ROM plays the old trees exactly ([`before35_params_play_the_bench_as_before`]).
 
 use z80chess::firmware::{parse_fen, sargon, Build};
 use z80chess::profile::bench::{signature, POSITIONS};
@@ -118,7 +124,7 @@ use z80chess::profile::bench::{signature, POSITIONS};
 const EXPECTED: [(Build, u64, u64); 3] = [
     (Build::Article, 19702, 1231501611),
     (Build::B1978, 18916, 3284296184),
-    (Build::Full, 22579, 2089487510),
+    (Build::Full, 13673, 1079444548),
 ];
 
 #[test]
@@ -134,11 +140,20 @@ fn the_engine_signature_is_pinned() {
             );
         }
         println!("{}", s.line());
-        // Issue #35's yardstick: no evaluation leaves early or stands pat yet, so the
-        // T-states per evaluation are the search's over its POINTS calls.
+        // Issue #35's yardstick: the period builds' evaluations never leave early or stand
+        // pat, so their T-states per evaluation are the search's over its POINTS calls; the
+        // full build's (lazy evaluation and quiescence on by default) do both.
         let cost = s.cost();
         println!("{build} {}", cost.line());
-        assert_eq!((cost.lazy, cost.stand_pat), (0, 0), "{build}");
+        if build == Build::Full {
+            assert!(
+                cost.lazy > 0 && cost.stand_pat > 0,
+                "{build}: {}",
+                cost.line()
+            );
+        } else {
+            assert_eq!((cost.lazy, cost.stand_pat), (0, 0), "{build}");
+        }
         assert_eq!(
             (cost.tstates, cost.evaluations, cost.nodes),
             (s.tstates, s.evaluations, s.nodes),
@@ -157,6 +172,41 @@ fn the_engine_signature_is_pinned() {
          tests/signature.rs and say why in its history.",
         wrong.join("\n")
     );
+}
+
+/// Issue #35's "today's full": the ROM with #35's bits off (`tests/full/before35.params`)
+/// plays the bench as the ROM of before the defaults changed did, move for move: the same
+/// best moves, moves made and evaluations per position, recorded from that ROM (b9d45cf,
+/// `z80chess bench`), the same T-states; and within 2% of the T-states of the ROM from before
+/// #35's first step (2,091,673,259, this file's history: the machine then had neither the
+/// grown block nor the KPK bitbase, whose one change of tree, pawnrace, is #36's).
+#[test]
+fn before35_params_play_the_bench_as_before() {
+    const BEFORE: [(&str, &str, u32, u32); 5] = [
+        ("italian", "b1c3", 1680, 2218),
+        ("dragon", "c6d4", 3777, 3808),
+        ("kiwipete", "e2a6", 271, 228),
+        ("wac001", "g3g6", 16583, 8844),
+        ("pawnrace", "h5h6", 268, 221),
+    ];
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/full/before35.params");
+    let text = std::fs::read_to_string(path).unwrap();
+    let pf = z80chess::firmware::params::ParamFile::parse(&text, path).unwrap();
+    let s = z80chess::profile::bench::signature_with(Build::Full, Some(&pf)).unwrap();
+    let got: Vec<_> = s
+        .lines
+        .iter()
+        .map(|l| (l.name, l.mv.as_str(), l.nodes, l.evaluations))
+        .collect();
+    assert_eq!(got, BEFORE);
+    let cost = s.cost();
+    assert_eq!((cost.lazy, cost.stand_pat), (0, 0));
+    assert_eq!(s.tstates, 2_089_487_510);
+    let issue = 2_091_673_259f64;
+    let ratio = s.tstates as f64 / issue;
+    assert!((0.98..=1.02).contains(&ratio), "{ratio}");
+    // And the defaults are not these: the new trees differ.
+    assert_ne!(signature(Build::Full).unwrap().nodes, s.nodes);
 }
 
 #[test]

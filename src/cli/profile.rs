@@ -146,8 +146,9 @@ pub fn profile_cli(a: &Args) -> Result<(), String> {
     println!(
         "exclusive: the routine's own instructions; inclusive: while it is on the call stack \
          (recursion counted once);\ncalls: entries at its label (CALL, RST, tail jumps). \
-         Deepest call stack {} frames; {} stack resets.",
-        p.max_depth, p.resyncs
+         Deepest call stack {} frames; {} stack resets; {} return addresses thrown away by a \
+         POP (early exits).",
+        p.max_depth, p.resyncs, p.discards
     );
     if let Some(f) = &a.csv {
         write(f, &csv(&p))?;

@@ -21,6 +21,9 @@ pub enum Flow {
     Call,
     /// RET, RET cc, RETI or RETN.
     Ret,
+    /// POP: a frame it drops had its return address thrown away on purpose (an early exit
+    /// through the caller's caller, or a tail jump), not lost to a stack reset.
+    Pop,
 }
 
 /// (flow, length in bytes) of every opcode of the main, ED, DD and FD pages (`None`: a byte
@@ -40,6 +43,7 @@ fn table() -> &'static [Option<(Flow, u8)>; 4 * 256] {
                     let flow = match word {
                         "CALL" | "RST" => Flow::Call,
                         "RET" | "RETI" | "RETN" => Flow::Ret,
+                        "POP" => Flow::Pop,
                         _ => Flow::Other,
                     };
                     (flow, f.template.len() as u8)
@@ -188,6 +192,8 @@ mod tests {
         assert_eq!(pending(&[0xD8]).flow, Flow::Ret); // RET C
         assert_eq!(pending(&[0xED, 0x4D]).flow, Flow::Ret); // RETI
         assert_eq!(pending(&[0xED, 0x45]).flow, Flow::Ret); // RETN
+        assert_eq!(pending(&[0xD1]).flow, Flow::Pop); // POP DE
+        assert_eq!(pending(&[0xDD, 0xE1]).flow, Flow::Pop); // POP IX
         assert_eq!(pending(&[0xC3, 0, 0]).flow, Flow::Other); // JP
         assert_eq!(pending(&[0xE9]).flow, Flow::Other); // JP (HL)
         assert_eq!(pending(&[0xDD, 0xE9]).flow, Flow::Other); // JP (IX)

@@ -53,11 +53,19 @@ const F_ENTRY: u16 = 9;
 /// FNDMOV's return address on the stack while it runs.
 const FNDMOV_RET_SLOT: u16 = ROOT_FRAME + 12 + 2;
 /// The deepest ply the firmware's SRCH enters at `level`: the full build's check extension
-/// and End-Game's capture extension go two plies past the level, the period builds' check
-/// extension one.
+/// and End-Game's capture extension go two plies past the level, and its quiescence search
+/// (on by default, `asm/full/quies.asm`) at most `P_QDEP` plies (the ROM's default 4) past
+/// that leaf, never past ply 14 (QMAXP); the period builds' check extension one.
 pub fn max_ply(build: Build, level: u8) -> u8 {
-    level + if build == Build::Full { 2 } else { 1 }
+    match build {
+        Build::Full => (level + 2 + QDEP_DEFAULT).min(QMAXP),
+        _ => level + 1,
+    }
 }
+
+/// The full build's `P_QDEP` default (`asm/params.asm`) and QMAXP (`asm/full/quies.asm`).
+const QDEP_DEFAULT: u8 = 4;
+const QMAXP: u8 = 14;
 
 /// The host's side of [`Progress`]: the addresses it reads, and what it remembers between
 /// slices.

@@ -61,6 +61,7 @@ pub struct Profiler<'a> {
     node_t: Vec<u64>,
     max_depth: usize,
     resyncs: u64,
+    discards: u64,
     /// The page the window shows (told by the machine).
     page: Option<u8>,
 }
@@ -89,8 +90,12 @@ pub struct Profile {
     pub folded: Vec<(String, u64)>,
     /// The deepest call stack seen (frames).
     pub max_depth: usize,
-    /// Frames dropped by something other than the RET that matches them (stack resets).
+    /// Frames dropped by something other than the RET that matches them or a POP (stack
+    /// resets).
     pub resyncs: u64,
+    /// Frames whose return address a POP threw away (the full build's lazy evaluation leaves
+    /// POINTS that way, from its hook: an early exit, not a lost frame).
+    pub discards: u64,
 }
 
 impl Profile {
@@ -142,6 +147,7 @@ impl<'a> Profiler<'a> {
             node_t: vec![0],
             max_depth: 0,
             resyncs: 0,
+            discards: 0,
             page: None,
         }
     }
@@ -198,7 +204,9 @@ impl<'a> Profiler<'a> {
             self.cur_node = f.data;
             self.cur = self.nodes[f.data as usize].routine as usize;
         }
-        if popped > (self.prev.flow == Flow::Ret) as u32 {
+        if self.prev.flow == Flow::Pop {
+            self.discards += popped as u64;
+        } else if popped > (self.prev.flow == Flow::Ret) as u32 {
             self.resyncs += 1;
         }
         if r != self.cur {
@@ -269,6 +277,7 @@ impl<'a> Profiler<'a> {
             folded,
             max_depth: self.max_depth,
             resyncs: self.resyncs,
+            discards: self.discards,
         }
     }
 }

@@ -511,7 +511,7 @@ pub const PARAMS: &[ParamDef] = &[
         Kind::Flags,
         0,
         0xFF,
-        "a second byte of switches (#35 step 0; in the ROM bit 0 on, the rest off): bit 0 the KPK bitbase (#36, F2_KPKBB: K+P v K scored by the bitbase in page 4), 1 cheap interior ordering without an evaluation per move (#35, F2_ORDER), 2 a quiescence search below the nominal depth (#35, F2_QUIES), 3 lazy evaluation (#35, F2_LAZY), 4-7 reserved for #35's later search craft; a bit does nothing until its routine lands",
+        "a second byte of switches (#35 step 0; in the ROM bits 0-3 on, 4-7 off; tests/full/before35.params is the full build of before #35, bits 1-3 off): bit 0 the KPK bitbase (#36, F2_KPKBB: K+P v K scored by the bitbase in page 4), 1 cheap interior ordering without an evaluation per move (#35, F2_ORDER), 2 a quiescence search below the nominal depth (#35, F2_QUIES), 3 lazy evaluation (#35, F2_LAZY), 4-7 reserved for #35's later search craft",
     ),
     p(
         "P_QDEP",
