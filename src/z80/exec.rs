@@ -214,6 +214,31 @@ impl Cpu {
     /// sampling works where hardware counters do not) and `objdump -d` of this function's loop
     /// head: PC, the counters and the memory pointer must stay in registers across the jump
     /// back. The experiments are on the branches `emu-scratch`, `emu-exp-v3`, `emu-exp-v4`.
+    ///
+    /// This loop as it is: PC in a register, the memory pointer loaded from the bus (`mov
+    /// (%rdi)`) before each opcode's load, `last` stored, a 12-instruction tail (the bus
+    /// pointer and the limit reloaded from stack slots, `cmov`, the `halted` test); `perf`
+    /// puts 26% of the samples on the jump table's `add`, about 15% on the tail. Three
+    /// restructures that cut the tail or the host instructions ran slower (same machine, user
+    /// time best of 3 alternating with this loop; kiwipete 0.46 s, `z80chess bench` 3.39-3.43 s,
+    /// callgrind kiwipete level 2 593.3 M), all exact on the searches (branch `emu-exp-v5-core`):
+    /// - `Core` (cd308cf): PC, T, the M1 counter, A, F, Q in a struct of locals, the rest of
+    ///   the registers behind the `&mut Cpu`; stops as `t >= cpu.end || t >= bus.deadline()`,
+    ///   HALT, EI and LD A,I/R lowering `end` (their latches matter only at the batch's end):
+    ///   a 5-instruction tail, 495.7 M host instructions (-16%), but 0.47 s and `bench` 3.55 s
+    ///   (+3%): LLVM stored PC+1 to a stack slot at the loop head for the arms to reload, kept
+    ///   A and F in stack slots, and reloaded the bus pointer from one (two loads before the
+    ///   opcode's);
+    /// - `MachineBus::mem` inline instead of boxed (no memory pointer to load): on this loop
+    ///   0.55 s, `bench` 3.98 s, 700.7 M (PC and the memory base both in stack slots); with
+    ///   `Core` (7c656fc) 0.55 s (the memory base in a register, PC and M1 in stack slots);
+    /// - with `Core`, a function per opcode called through a table, the hot registers packed
+    ///   in one `u64` passed and returned in registers (22137c2): 473.8 M, the fewest, but
+    ///   0.56 s: each handler unpacks and repacks PC, M1, A, F, Q on one serial chain of shifts
+    ///   and ors, plus the call and the return.
+    ///
+    /// Not tried: profile-guided optimisation (block frequencies would tell the allocator the
+    /// head is hot), handlers with A and F in memory returning only (T, PC), tail calls.
     #[inline(never)]
     fn batch<B: Bus>(&mut self, bus: &mut B, limit: TStates) -> u16 {
         debug_assert!(!self.halted);
