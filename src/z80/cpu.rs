@@ -1,7 +1,5 @@
 //! The register file and the machine state that is not memory.
 
-use super::flags::*;
-
 /// NMOS Z80 state. Registers are public: debuggers and test harnesses read and set them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cpu {
@@ -26,7 +24,7 @@ pub struct Cpu {
     pub wz: u16,
     pub i: u8,
     /// Refresh register: low 7 bits count M1 cycles, bit 7 is kept as loaded. Up to date
-    /// between instructions; while one runs, `m1` counts the M1 cycles not yet added to it.
+    /// between instructions (while one runs, the executor counts the M1 cycles apart).
     pub r: u8,
     pub iff1: bool,
     pub iff2: bool,
@@ -49,8 +47,10 @@ pub struct Cpu {
     /// Q as it was when the last HALT began (the CP/M frame takes its trap's HALT back with
     /// it); inside an instruction SCF/CCF get it as an argument.
     pub(crate) prev_q: u8,
-    /// M1 cycles run since `r` was last brought up to date ([`Cpu::sync_r`]): one add per
-    /// fetch instead of the masked update of R's low 7 bits. 0 between instructions.
+    /// The batch loop of [`Cpu::run`] ends when the counter reaches it: the limit, lowered to
+    /// 0 by HALT, EI and LD A,I/R (whose latches matter only at the batch's end). 0 outside it.
+    pub(crate) end: u64,
+    /// M1 cycles the batch loop's handlers ran and R has not counted yet; 0 outside it.
     pub(crate) m1: u8,
 }
 
@@ -94,6 +94,7 @@ impl Cpu {
             nmi_pending: false,
             t: 0,
             prev_q: 0,
+            end: 0,
             m1: 0,
         }
     }
@@ -140,47 +141,5 @@ impl Cpu {
     pub fn set_hl(&mut self, v: u16) {
         self.h = (v >> 8) as u8;
         self.l = v as u8;
-    }
-
-    /// Write F and latch it in Q (every flag-writing instruction goes through here).
-    #[inline(always)]
-    pub(crate) fn setf(&mut self, f: u8) {
-        self.f = f;
-        self.q = f;
-    }
-
-    /// An M1 cycle: R's counter advances (added to R when the instruction is done).
-    #[inline(always)]
-    pub(crate) fn inc_r(&mut self) {
-        self.m1 = self.m1.wrapping_add(1);
-    }
-
-    /// R as the instruction in progress sees it (256 is a multiple of 128: `m1` may wrap).
-    #[inline(always)]
-    pub(crate) fn r_now(&self) -> u8 {
-        (self.r & 0x80) | (self.r.wrapping_add(self.m1) & 0x7F)
-    }
-
-    /// Bring `r` up to date (after each step and at the end of a batch).
-    #[inline(always)]
-    pub(crate) fn sync_r(&mut self) {
-        self.r = self.r_now();
-        self.m1 = 0;
-    }
-
-    /// Flag helper: is the condition `cc` (0..7: NZ Z NC C PO PE P M) true?
-    #[inline(always)]
-    pub(crate) fn cond(&self, cc: u8) -> bool {
-        let f = self.f;
-        match cc {
-            0 => f & Z == 0,
-            1 => f & Z != 0,
-            2 => f & C == 0,
-            3 => f & C != 0,
-            4 => f & PV == 0,
-            5 => f & PV != 0,
-            6 => f & S == 0,
-            _ => f & S != 0,
-        }
     }
 }

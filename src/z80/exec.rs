@@ -29,12 +29,11 @@ const HL: u8 = 0;
 const IX: u8 = 1;
 const IY: u8 = 2;
 
-/// `by_opcode!(op, n => body)`: a 256-arm match on `op` in which each arm runs `body` with
-/// `n` bound to that arm's constant, so the body's decoding of `n` folds away and the match
-/// compiles to one jump through a table.
-macro_rules! by_opcode {
-    ($op:expr, $n:ident => $body:expr) => {
-        by_opcode!(@arms $op, $n, $body;
+/// `all_opcodes!(m!(args))` is `m!(args; 0x00 0x01 ... 0xFF)`: the 256 opcodes as literals, for
+/// the dispatch's `match` and the handler table.
+macro_rules! all_opcodes {
+    ($m:ident!($($args:tt)*)) => {
+        $m!($($args)*;
             0x00 0x01 0x02 0x03 0x04 0x05 0x06 0x07 0x08 0x09 0x0A 0x0B 0x0C 0x0D 0x0E 0x0F
             0x10 0x11 0x12 0x13 0x14 0x15 0x16 0x17 0x18 0x19 0x1A 0x1B 0x1C 0x1D 0x1E 0x1F
             0x20 0x21 0x22 0x23 0x24 0x25 0x26 0x27 0x28 0x29 0x2A 0x2B 0x2C 0x2D 0x2E 0x2F
@@ -53,6 +52,15 @@ macro_rules! by_opcode {
             0xF0 0xF1 0xF2 0xF3 0xF4 0xF5 0xF6 0xF7 0xF8 0xF9 0xFA 0xFB 0xFC 0xFD 0xFE 0xFF
         )
     };
+}
+
+/// `by_opcode!(op, n => body)`: a 256-arm match on `op` in which each arm runs `body` with
+/// `n` bound to that arm's constant, so the body's decoding of `n` folds away and the match
+/// compiles to one jump through a table.
+macro_rules! by_opcode {
+    ($op:expr, $n:ident => $body:expr) => {
+        all_opcodes!(by_opcode!(@arms $op, $n, $body))
+    };
     (@arms $op:expr, $n:ident, $body:expr; $($lit:literal)*) => {
         match $op {
             $($lit => {
@@ -61,6 +69,51 @@ macro_rules! by_opcode {
             })*
         }
     };
+}
+
+/// The batch loop's handlers: one function per unprefixed opcode (the prefix pages inside the
+/// handlers of CB, ED, DD and FD), called through [`Handlers::MAIN`] with the T counter and PC
+/// in argument registers and returning them in two (see [`Cpu::batch`]).
+type Handler<B> = fn(&mut Cpu, &mut B, TStates, u64) -> (TStates, u64);
+
+macro_rules! handler_table {
+    ($B:ty) => {
+        all_opcodes!(handler_table!(@list $B))
+    };
+    (@list $B:ty; $($lit:literal)*) => {
+        [$(handle::<$lit, $B> as Handler<$B>),*]
+    };
+}
+
+/// The handler table of one bus type.
+struct Handlers<B>(std::marker::PhantomData<B>);
+
+impl<B: Bus> Handlers<B> {
+    const MAIN: [Handler<B>; 256] = handler_table!(B);
+}
+
+/// The handler of the unprefixed opcode `N` at `pc`, whose M1 cycle the loop has put on the
+/// bus at `t`: runs the instruction with A, F, Q and the M1 counter loaded from `cpu` and
+/// stored back, and returns the counter and PC after it.
+fn handle<const N: u8, B: Bus>(cpu: &mut Cpu, bus: &mut B, t: TStates, pc: u64) -> (TStates, u64) {
+    let prev_q = cpu.q;
+    let mut k = Core {
+        pc: (pc as u16).wrapping_add(1),
+        t: t + 4,
+        m1: cpu.m1.wrapping_add(1),
+        a: cpu.a,
+        f: cpu.f,
+        q: 0,
+        cpu,
+    };
+    k.exec_main::<HL, B>(bus, N, prev_q);
+    let (t, pc) = (k.t, k.pc as u64);
+    let cpu = k.cpu;
+    cpu.a = k.a;
+    cpu.f = k.f;
+    cpu.q = k.q;
+    cpu.m1 = k.m1;
+    (t, pc)
 }
 
 /// Why [`Cpu::run`] returned, with the address of the last instruction it ran (where a fault
@@ -86,19 +139,224 @@ impl Cpu {
     /// Execute one instruction (all its prefixes) or accept one pending interrupt.
     #[inline]
     pub fn step<B: Bus>(&mut self, bus: &mut B) {
+        let mut k = Core::new(self);
         // One test for the rare cases (an NMI, the /INT line, HALT) keeps the common path short.
-        if !((self.nmi_pending | self.int_line | self.halted) && self.step_event(bus)) {
-            self.instruction(bus);
+        if !((k.nmi_pending | k.int_line | k.halted) && k.step_event(bus)) {
+            k.ei = false;
+            k.p = false;
+            k.instruction(bus);
         }
-        self.sync_r();
+        k.finish();
     }
 
-    /// One instruction (all its prefixes): the latches of the last one cleared, Q kept for
-    /// SCF/CCF, then fetch and execute.
-    #[inline(always)]
-    fn instruction<B: Bus>(&mut self, bus: &mut B) {
+    /// Run whole instructions until the counter reaches `t_end` (or passes it by the last
+    /// instruction's length).
+    pub fn run_until<B: Bus>(&mut self, bus: &mut B, t_end: u64) {
+        while self.t < t_end {
+            self.step(bus);
+        }
+    }
+
+    /// Run whole instructions (and accept interrupts) while the counter is below both `limit`
+    /// and the bus's [`Bus::deadline`], or until an instruction leaves the CPU halted.
+    ///
+    /// The same instructions as repeated [`Cpu::step`], with the same bus cycles, but the
+    /// common case (no NMI, /INT not asserted, not halted) runs in a batch loop
+    /// ([`Cpu::batch`]) whose only tests per instruction are the counter against the limit and
+    /// against the bus's deadline (a bus that must stop the machine lowers it, see
+    /// [`Bus::deadline`]).
+    pub fn run<B: Bus>(&mut self, bus: &mut B, limit: TStates) -> Exit {
+        let mut last = self.pc;
+        loop {
+            if self.t >= limit.min(bus.deadline()) {
+                return Exit::Limit { pc: last };
+            }
+            if self.nmi_pending | self.int_line | self.halted {
+                last = self.pc;
+                self.step(bus);
+            } else {
+                last = self.batch(bus, limit);
+            }
+            if self.halted {
+                return Exit::Halted { pc: last };
+            }
+        }
+    }
+
+    /// The batch loop of [`Cpu::run`]: entered with no NMI pending, /INT not asserted and the
+    /// CPU not halted (none of which an instruction can change but HALT), below the limit.
+    /// Returns the address of the last instruction it ran.
+    ///
+    /// Its speed rests on which values stay in host registers from one instruction to the
+    /// next (issue #34). Only two are carried here, T and PC, which each opcode's handler (a
+    /// function per unprefixed opcode, through [`Handlers::MAIN`]) takes and returns in
+    /// registers; A, F, Q and the M1 counter live in the `Cpu` behind the pointer, loaded and
+    /// stored by the handler ([`Core`]); the stops are two compares against memory, `self.end`
+    /// (the limit, lowered to 0 by HALT, EI and LD A,I/R, whose latches matter only when the
+    /// batch ends) and the bus's deadline. Each handler is register-allocated alone, so no
+    /// spill choice over 256 arms puts PC in a stack slot. Against the loop it replaced (a copy
+    /// of the registers in locals, one 256-way `match`), same machine, user time best of 3
+    /// alternating: kiwipete 1978 level 3 0.39 s against 0.46 s, `z80chess bench` 2.87 s
+    /// against 3.41 s; callgrind, kiwipete level 2: 411.7 M host instructions against 593.3 M.
+    ///
+    /// What ran slower, and what the loop head's disassembly showed (callgrind cannot rank
+    /// them: a stack reload is one instruction; check with `perf record -e cpu-clock` and
+    /// `objdump -d` of the loop head):
+    /// - the old loop with every stop folded into a local `end` (1f8a4b8, 359a669): 1.29 s, PC
+    ///   through a stack slot; `end` lowered by HALT, the ports and the write fault alone:
+    ///   1.17 s (0.57 s keeping `|| halted`); the limit in the bus's deadline: 0.60 s, the bus
+    ///   pointer spilled (branches `emu-scratch`, `emu-exp-v3`, `emu-exp-v4`);
+    /// - [`Core`] in the 256-arm loop, PC, T, M1, A, F, Q in locals and the rest behind the
+    ///   pointer (cd308cf): 495.7 M host instructions but 0.47 s and `bench` 3.55 s: PC+1, A
+    ///   and F in stack slots, the bus pointer reloaded from one before each fetch;
+    /// - the machine bus's 64 KiB inline instead of boxed: 0.55 s (PC in a stack slot);
+    /// - these handlers with PC, M1, A, F, Q packed in one `u64` passed and returned
+    ///   (22137c2): 473.8 M but 0.56 s, one serial chain of shifts and ors per instruction.
+    ///
+    /// (cd308cf and 22137c2 are on the branch `emu-exp-v5-core`.)
+    #[inline(never)]
+    fn batch<B: Bus>(&mut self, bus: &mut B, limit: TStates) -> u16 {
+        debug_assert!(!self.halted);
+        // The first instruction clears the EI and LD A,I/R latches; the instructions that set
+        // them (and HALT) end the batch by lowering `end`.
         self.ei = false;
         self.p = false;
+        self.end = limit;
+        let mut t = self.t;
+        let mut pc = self.pc as u64;
+        let mut last;
+        loop {
+            last = pc as u16;
+            let op = bus.fetch(last, t);
+            (t, pc) = Handlers::<B>::MAIN[op as usize](self, bus, t, pc);
+            if t >= self.end || t >= bus.deadline() {
+                break;
+            }
+        }
+        self.pc = pc as u16;
+        self.t = t;
+        let m1 = self.m1;
+        self.r = (self.r & 0x80) | (self.r.wrapping_add(m1) & 0x7F);
+        self.m1 = 0;
+        self.end = 0;
+        last
+    }
+}
+
+/// An instruction in progress: the registers most instructions touch (PC, the T counter, the
+/// M1 counter R advances by, A, F, Q) in locals the compiler keeps in host registers while it
+/// runs, the rest of the register file in the [`Cpu`] behind the pointer (a load or a store
+/// where an instruction uses it). [`Cpu::step`] makes one per step; the batch loop's handlers
+/// one per instruction, with only T and PC carried between them (see [`Cpu::batch`]).
+///
+/// Its fields shadow the `Cpu` fields of the same names, which are stale while it runs; the
+/// others are reached through `Deref` (`self.b`, `self.hl()`, `self.halted`), and so are the
+/// `Cpu` methods that touch no hot register (`af`/`set_af` are shadowed below).
+struct Core<'a> {
+    pc: u16,
+    t: TStates,
+    /// M1 cycles run since R was last brought up to date: one add per fetch instead of the
+    /// masked update of R's low 7 bits.
+    m1: u8,
+    a: u8,
+    f: u8,
+    q: u8,
+    cpu: &'a mut Cpu,
+}
+
+impl std::ops::Deref for Core<'_> {
+    type Target = Cpu;
+    #[inline(always)]
+    fn deref(&self) -> &Cpu {
+        self.cpu
+    }
+}
+
+impl std::ops::DerefMut for Core<'_> {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut Cpu {
+        self.cpu
+    }
+}
+
+impl<'a> Core<'a> {
+    #[inline(always)]
+    fn new(cpu: &'a mut Cpu) -> Self {
+        Core {
+            pc: cpu.pc,
+            t: cpu.t,
+            m1: cpu.m1,
+            a: cpu.a,
+            f: cpu.f,
+            q: cpu.q,
+            cpu,
+        }
+    }
+
+    /// Write the hot registers back (R brought up to date).
+    #[inline(always)]
+    fn finish(self) {
+        let r = self.r_now();
+        let cpu = self.cpu;
+        cpu.pc = self.pc;
+        cpu.t = self.t;
+        cpu.a = self.a;
+        cpu.f = self.f;
+        cpu.q = self.q;
+        cpu.r = r;
+        cpu.m1 = 0;
+    }
+
+    #[inline(always)]
+    fn af(&self) -> u16 {
+        (self.a as u16) << 8 | self.f as u16
+    }
+    #[inline(always)]
+    fn set_af(&mut self, v: u16) {
+        self.a = (v >> 8) as u8;
+        self.f = v as u8;
+    }
+
+    /// Write F and latch it in Q (every flag-writing instruction goes through here).
+    #[inline(always)]
+    fn setf(&mut self, f: u8) {
+        self.f = f;
+        self.q = f;
+    }
+
+    /// An M1 cycle: R's counter advances (added to R when the instruction is done).
+    #[inline(always)]
+    fn inc_r(&mut self) {
+        self.m1 = self.m1.wrapping_add(1);
+    }
+
+    /// R as the instruction in progress sees it (256 is a multiple of 128: `m1` may wrap).
+    #[inline(always)]
+    fn r_now(&self) -> u8 {
+        let r = self.cpu.r;
+        (r & 0x80) | (r.wrapping_add(self.m1) & 0x7F)
+    }
+
+    /// Flag helper: is the condition `cc` (0..7: NZ Z NC C PO PE P M) true?
+    #[inline(always)]
+    fn cond(&self, cc: u8) -> bool {
+        let f = self.f;
+        match cc {
+            0 => f & Z == 0,
+            1 => f & Z != 0,
+            2 => f & C == 0,
+            3 => f & C != 0,
+            4 => f & PV == 0,
+            5 => f & PV != 0,
+            6 => f & S == 0,
+            _ => f & S != 0,
+        }
+    }
+
+    /// One instruction (all its prefixes): Q kept for SCF/CCF, then fetch and execute. (The
+    /// EI and LD A,I/R latches are cleared by the caller: per step, or once per batch.)
+    #[inline(always)]
+    fn instruction<B: Bus>(&mut self, bus: &mut B) {
         let prev_q = self.q;
         self.q = 0;
         let op = self.fetch_op(bus);
@@ -156,81 +414,6 @@ impl Cpu {
     fn dispatch<const I: u8, B: Bus>(&mut self, bus: &mut B, op: u8, prev_q: u8) {
         by_opcode!(op, n => self.exec_main::<I, B>(bus, n, prev_q))
     }
-
-    /// Run whole instructions until the counter reaches `t_end` (or passes it by the last
-    /// instruction's length).
-    pub fn run_until<B: Bus>(&mut self, bus: &mut B, t_end: u64) {
-        while self.t < t_end {
-            self.step(bus);
-        }
-    }
-
-    /// Run whole instructions (and accept interrupts) while the counter is below both `limit`
-    /// and the bus's [`Bus::deadline`], or until an instruction leaves the CPU halted.
-    ///
-    /// The same instructions as repeated [`Cpu::step`], with the same bus cycles, but the
-    /// common case (no NMI, /INT not asserted, not halted) runs in a batch loop over a copy
-    /// of the registers in locals, written back once when the batch ends: the only test per
-    /// instruction is the counter against the limit (a bus that must stop the machine lowers
-    /// its deadline, see [`Bus::deadline`]).
-    pub fn run<B: Bus>(&mut self, bus: &mut B, limit: TStates) -> Exit {
-        let mut last = self.pc;
-        loop {
-            if self.t >= limit.min(bus.deadline()) {
-                return Exit::Limit { pc: last };
-            }
-            if self.nmi_pending | self.int_line | self.halted {
-                last = self.pc;
-                self.step(bus);
-            } else {
-                last = self.batch(bus, limit);
-            }
-            if self.halted {
-                return Exit::Halted { pc: last };
-            }
-        }
-    }
-
-    /// The batch loop of [`Cpu::run`]: entered with no NMI pending, /INT not asserted and the
-    /// CPU not halted (none of which an instruction can change but HALT), below the limit.
-    /// Returns the address of the last instruction it ran.
-    ///
-    /// Its speed rests on where LLVM's register allocator keeps the loop-carried state (PC,
-    /// the T and M1 counters, the bus and memory pointers, A, F, H, L) at the point where the
-    /// 256 arms meet again, and small changes move it (issue #34, measured on the `z80chess`
-    /// binary, kiwipete 1978 level 3, user time best of 3 alternating, against 0.46 s here):
-    /// - every stop folded into a local `end` that HALT, the port cycles and the bus's write
-    ///   lower, with Q/EI/P as marks of the M1 counter (1f8a4b8, 359a669): 1.29 s, PC passed
-    ///   from each arm to the loop head through a stack slot;
-    /// - `end` lowered by HALT, the port cycles and the write fault's cold path alone: 1.17 s,
-    ///   the M1 counter and L through stack slots; the same keeping `|| c.halted`: 0.57 s;
-    /// - the run's limit kept in the machine bus's deadline (one compare, no `min`): 0.60 s,
-    ///   the bus pointer spilled, two dependent loads before each fetch.
-    ///
-    /// Each had the same or fewer instructions in the source; callgrind cannot rank them (a
-    /// stack reload counts as one instruction: the second one, with `last` stored to memory
-    /// instead of carried, ran 526 M host instructions on kiwipete level 2 against main's
-    /// 593 M, in 2.4x the time). Check a change with `perf record -e cpu-clock` on the binary (software
-    /// sampling works where hardware counters do not) and `objdump -d` of this function's loop
-    /// head: PC, the counters and the memory pointer must stay in registers across the jump
-    /// back. The experiments are on the branches `emu-scratch`, `emu-exp-v3`, `emu-exp-v4`.
-    #[inline(never)]
-    fn batch<B: Bus>(&mut self, bus: &mut B, limit: TStates) -> u16 {
-        debug_assert!(!self.halted);
-        let mut c = self.clone();
-        let mut last;
-        loop {
-            last = c.pc;
-            c.instruction(bus);
-            if c.t >= limit.min(bus.deadline()) || c.halted {
-                break;
-            }
-        }
-        c.sync_r();
-        *self = c;
-        last
-    }
-
     // ----- machine cycles -------------------------------------------------------------
 
     #[inline(always)]
@@ -698,6 +881,7 @@ impl Cpu {
                 if op == 0x76 {
                     self.halted = true;
                     self.prev_q = prev_q;
+                    self.end = 0;
                 } else if y == 6 {
                     let a = self.ea::<I, B>(bus);
                     let v = self.reg8::<HL>(z);
@@ -746,9 +930,10 @@ impl Cpu {
                             }
                             1 => {
                                 let (bc, de, hl) = (self.bc(), self.de(), self.hl());
-                                self.set_bc(self.bc_);
-                                self.set_de(self.de_);
-                                self.set_hl(self.hl_);
+                                let (bc_, de_, hl_) = (self.bc_, self.de_, self.hl_);
+                                self.set_bc(bc_);
+                                self.set_de(de_);
+                                self.set_hl(hl_);
                                 (self.bc_, self.de_, self.hl_) = (bc, de, hl);
                             }
                             2 => self.pc = self.xy::<I>(),
@@ -808,7 +993,8 @@ impl Cpu {
                     }
                     5 => {
                         let de = self.de();
-                        self.set_de(self.hl());
+                        let hl = self.hl();
+                        self.set_de(hl);
                         self.set_hl(de);
                     }
                     6 => {
@@ -819,6 +1005,7 @@ impl Cpu {
                         self.iff1 = true;
                         self.iff2 = true;
                         self.ei = true;
+                        self.end = 0;
                     }
                 },
                 4 => {
@@ -1077,6 +1264,7 @@ impl Cpu {
                         let pv = if self.iff2 { PV } else { 0 };
                         self.setf((self.f & C) | SZ53[self.a as usize] | pv);
                         self.p = true;
+                        self.end = 0;
                     }
                     4 | 5 => {
                         let hl = self.hl();
