@@ -150,7 +150,7 @@ impl Z80Kbnk {
         let mut e = Engine::new(Build::Full).unwrap();
         e.eval().unwrap(); // the active block gets the defaults (SELPRM)
         e.machine.bus.mem[sym("P_KBNK") as usize] = mode;
-                           // LD A,6; OUT (04h),A; CALL KBNKEV; OUT (FFh),A at the top of KBNK's RAM
+        // LD A,6; OUT (04h),A; CALL KBNKEV; OUT (FFh),A at the top of KBNK's RAM
         let stub = sym("KNV") + 0xF0;
         let k = sym("KBNKEV").to_le_bytes();
         let code = [0x3E, 6, 0xD3, 0x04, 0xCD, k[0], k[1], 0xD3, 0xFF];
@@ -289,7 +289,9 @@ fn table_disagreements(t: &Tables, ps: impl Iterator<Item = Kbnk>) -> (u64, f64,
             tt += z.t;
             tmax = tmax.max(z.t);
             if got != w && bad.len() < 20 {
-                bad.push(format!("{p:?} black strong {black}: model {w:?}, Z80 {got:?}"));
+                bad.push(format!(
+                    "{p:?} black strong {black}: model {w:?}, Z80 {got:?}"
+                ));
             }
         }
     }
@@ -301,7 +303,9 @@ fn the_z80_tables_are_the_host_model_on_100000_random_positions() {
     let t = rom_tables();
     let ps = random_positions(100_000, 1);
     let (n, mean, max, bad) = table_disagreements(&t, ps.into_iter());
-    println!("KBTAB/KBREP: the Z80 agrees on {n} calls, {mean:.0} T a call on average, {max} at most");
+    println!(
+        "KBTAB/KBREP: the Z80 agrees on {n} calls, {mean:.0} T a call on average, {max} at most"
+    );
     assert!(bad.is_empty(), "{}", bad.join("\n"));
     assert_eq!(n, 200_000);
 }
@@ -314,14 +318,21 @@ fn a_table_changed_in_one_cell_is_caught() {
     let p = ps.iter().find(|p| p.strong_to_move).unwrap();
     let [sk, wk, b, n] = norm(p);
     let c = rom_tables().class[wk] as usize * 64;
-    let edge = ps.iter().find(|p| p.strong_to_move && norm(p)[1] < 7).unwrap();
+    let edge = ps
+        .iter()
+        .find(|p| p.strong_to_move && norm(p)[1] < 7)
+        .unwrap();
     let e = norm(edge);
     let tri = tri_index(e[1], e[0], e[3]);
-    let breaks: [(&str, Box<dyn Fn(&mut Tables)>); 5] = [
+    type Break = (&'static str, Box<dyn Fn(&mut Tables)>);
+    let breaks: [Break; 5] = [
         ("strong king", Box::new(move |t| t.pair[0][c + sk] ^= 1)),
         ("knight", Box::new(move |t| t.pair[1][c + n] ^= 1)),
         ("bishop", Box::new(move |t| t.pair[2][c + b] ^= 1)),
-        ("triple", Box::new(move |t| t.triple[tri >> 1] ^= 1 << (4 * (tri & 1)))),
+        (
+            "triple",
+            Box::new(move |t| t.triple[tri >> 1] ^= 1 << (4 * (tri & 1))),
+        ),
         ("base", Box::new(|t| t.base += 1)),
     ];
     for (what, f) in breaks {
@@ -338,7 +349,9 @@ fn a_table_changed_in_one_cell_is_caught() {
 #[ignore = "every KBNK position, either colour strong: about an hour"]
 fn the_z80_tables_are_the_host_model_on_every_kbnk_position_by_the_tables() {
     let (n, mean, max, bad) = table_disagreements(&rom_tables(), positions());
-    println!("KBTAB/KBREP: the Z80 agrees on {n} calls, {mean:.0} T a call on average, {max} at most");
+    println!(
+        "KBTAB/KBREP: the Z80 agrees on {n} calls, {mean:.0} T a call on average, {max} at most"
+    );
     assert!(bad.is_empty(), "{}", bad.join("\n"));
     assert!(n > 49_000_000, "{n}");
 }

@@ -106,7 +106,10 @@ fn the_tables_are_regenerated_byte_for_byte() {
     let t = Tables::from_model(&m).unwrap();
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/asm/full/kbnk_tables.asm");
     let rom = std::fs::read_to_string(path).unwrap();
-    assert!(rom == t.asm(), "{path} is not the fit's (run `z80chess luscher kbnk-tables`)");
+    assert!(
+        rom == t.asm(),
+        "{path} is not the fit's (run `z80chess luscher kbnk-tables`)"
+    );
     let mut n = 0;
     for p in all().step_by(7) {
         let stuck = !p.strong_to_move && !p.hangs() && p.flights() == 0;

@@ -64,7 +64,9 @@ pub fn tri_index(wk: usize, sk: usize, n: usize) -> usize {
 }
 
 fn shape_error(why: &str) -> LuscherError {
-    LuscherError::Usage(format!("the KBNK tables need Config::edge_triple's shape: {why}"))
+    LuscherError::Usage(format!(
+        "the KBNK tables need Config::edge_triple's shape: {why}"
+    ))
 }
 
 impl Tables {
@@ -159,9 +161,8 @@ impl Tables {
     pub fn sum(&self, p: &Kbnk) -> i32 {
         let [sk, wk, b, n] = norm(p);
         let c = self.class[wk] as usize * 64;
-        let pairs = self.pair[0][c + sk] as i32
-            + self.pair[1][c + n] as i32
-            + self.pair[2][c + b] as i32;
+        let pairs =
+            self.pair[0][c + sk] as i32 + self.pair[1][c + n] as i32 + self.pair[2][c + b] as i32;
         let nib = if wk < 7 {
             let i = tri_index(wk, sk, n);
             self.triple[i >> 1] >> (4 * (i & 1)) & 15
