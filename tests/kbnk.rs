@@ -344,9 +344,11 @@ fn a_table_changed_in_one_cell_is_caught() {
     }
 }
 
-/// `cargo test --release --test kbnk -- --ignored every_kbnk_position_by_the_tables`.
+/// `cargo test --release --test kbnk -- --ignored every_kbnk_position_by_the_tables`: run
+/// on e975e31, 49,072,176 calls agree, 20,603 T a call on average, 47,821 at most, in 1,440 s
+/// (niced, on a shared machine).
 #[test]
-#[ignore = "every KBNK position, either colour strong: about an hour"]
+#[ignore = "every KBNK position, either colour strong: 24 minutes"]
 fn the_z80_tables_are_the_host_model_on_every_kbnk_position_by_the_tables() {
     let (n, mean, max, bad) = table_disagreements(&rom_tables(), positions());
     println!(
