@@ -184,7 +184,8 @@
 ;   issue #36 item 2: the KBNK mating procedure (full/kbnk.asm), from A0h
 ;   A0h  P_KBNK   b   0   1 scores KBNK by the mating procedure (page 6)
 ;                         instead of Lüscher's module; 0 = the module (it
-;                         converts fewer than the module: off)
+;                         converts fewer than the module: off); 2 by the
+;                         fitted tables (KBTAB, full/kbnk_tables.asm)
 ;   A1h  P_KBGR   b   8   per unit of the corner gradient (0-90)
 ;   A2h  P_KBKD   b   24  less per king step between the kings
 ;   A3h  P_KBND   b   8   less per king step from the knight to the bare king

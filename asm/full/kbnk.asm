@@ -48,8 +48,17 @@ KFL     EQU     KNV+0Eh         ; 1  the bare king's flight squares
 KDF     EQU     KNV+0Fh         ; 1  KBCOV: the bishop's line, file step,
 KDR     EQU     KNV+10h         ; 1  rank step
 KACC    EQU     KNV+11h         ; 2  the score being summed
-KBN8    EQU     KNV+13h         ; 1  KBFLT: directions left
-        ASSERT  KBN8 < KNV + 100h, "KBNK's RAM outgrew 7000h-70FFh"
+KTS     EQU     KNV+14h         ; 4  KBTAB: each man's square, the files
+                                ;    mirrored for a light bishop (file + 8 *
+                                ;    rank): the bare king, the strong king,
+                                ;    the knight, the bishop
+KTT     EQU     KNV+18h         ; 4  the same transposed (rank + 8 * file)
+KTKEY   EQU     KNV+1Ch         ; 4  the four squares under a symmetry
+KTBST   EQU     KNV+20h         ; 4  the least of them (the normalised men)
+KTWK0   EQU     KNV+24h         ; 2  KBREP: the bare king's square
+KTMIN   EQU     KNV+26h         ; 2  the least score so far
+        ASSERT  KTMIN + 2 <= KNV + 100h, "KBNK's RAM outgrew 7000h-70FFh"
+        ASSERT  KTT == KTS + 4, "KTSQ writes T four bytes after S"
 
 KBBASE  EQU     20000           ; a claimed win (the strong side's view)
 KBMATE  EQU     28000           ; the bare king mated on the board
@@ -57,7 +66,10 @@ KBFAR   EQU     4               ; a piece this far from the bare king is safe
 
         PAGE    6
         ASSERT  M_R == M_F + 1, "KBNKEV reads a man's file and rank as a word"
-; KBNKEV: KBNK scored by the mating procedure (the header above).
+; KBNKEV: KBNK scored by the mating procedure (the header above), or with
+; P_KBNK = 2 by the fitted tables (KBTAB below): the strong side to move, its
+; score; the bare king to move, the declines, mates and stalemates above, else
+; its best step's (KBREP); no position is left unclaimed there.
 ;   in: COLOR = the side that has just moved (POINTS' convention); LUSPRE's
 ;   quick look passed (no pawn or queen, at most four men)
 ;   out: carry = scored, HL = the score (the side to move's view); LUSMEN,
@@ -65,9 +77,10 @@ KBFAR   EQU     4               ; a piece this far from the bare king is safe
 ;   carry: Z = not KBNK (Lüscher's module next), NZ = declined (the bare
 ;   king to move takes a piece: POINTS scores it)
 ;   clobbers: all but IX
-;   cost: about 3,500 T (LUSCAN) + 3,000-6,000 T
+;   cost: about 3,500 T (LUSCAN) + 3,000-6,000 T; the tables: + 2,200 T
+;   (the strong side to move), + 3,000 T + 2,600 T a flight square
 ;   CALLED BY: KBPRE
-;   CALLS:     KBCHB, KBCOV, KBFLT, KBMUL, KBSUB, LUSCAN
+;   CALLS:     KBCHB, KBCOV, KBFLT, KBMUL, KBREP, KBSUB, KBTAB, LUSCAN
 KBNKEV: CALL    LUSCAN
         JP      NC,.not
         LD      A,(LUSN)
@@ -96,7 +109,15 @@ KBNKEV: CALL    LUSCAN
         JR      NZ,.stm
         INC     A
 .stm:   LD      (KSTM),A
-        LD      DE,(KBS)        ; each piece covered by the other men?
+        LD      B,A
+        LD      A,(P_KBNK)      ; the tables with the strong side to move:
+        CP      2               ; KBTAB's score is the side to move's
+        JR      NZ,.proc
+        DEC     B
+        JR      NZ,.proc
+        CALL    KBTAB
+        JP      .out
+.proc:  LD      DE,(KBS)        ; each piece covered by the other men?
         LD      C,BISHOP
         CALL    KBCOV
         SBC     A,A
@@ -147,7 +168,12 @@ KBNKEV: CALL    LUSCAN
         LD      HL,0            ; stalemate: a draw
         SCF
         RET
-.sc:    LD      A,(KBS)         ; the gradient of the bishop's colour
+.sc:    LD      A,(P_KBNK)      ; the tables (the bare king to move): its
+        CP      2               ; best step's score
+        JR      NZ,.grd
+        CALL    KBREP
+        JP      .view
+.grd:   LD      A,(KBS)         ; the gradient of the bishop's colour
         LD      HL,KBS+1
         ADD     A,(HL)
         RRCA
@@ -268,48 +294,60 @@ KBCHB:  LD      A,E
         RET
 
 ; KBFLT: A = the bare king's flight squares: its neighbours on the board,
-; neither piece's square, that no strong man attacks (KBCOV).
+; neither piece's square, that no strong man attacks (KBSTP).
 ;   clobbers: A, BC, DE, HL
 ;   cost: about 2,000-4,000 T
 ;   CALLED BY: KBNKEV
-;   CALLS:     KBCOV
+;   CALLS:     KBSTP
 KBFLT:  LD      HL,RKDIR        ; (df, dr) pairs (kpend.asm, base ROM)
         LD      C,0             ; C = flights
-        LD      A,8
-        LD      (KBN8),A
-.d:     LD      A,(KWK)
+        LD      B,8
+.d:     CALL    KBSTP
+        JR      NC,.nx
+        INC     C
+.nx:    DJNZ    .d
+        LD      A,C
+        RET
+
+; KBSTP: the bare king's step by the (df, dr) pair at HL: carry and DE =
+; (file, rank) when it is a flight square (on the board, neither piece's
+; square, no strong man attacking it: KBCOV); HL at the next pair.
+;   in: HL, KWK, KSK, KBS, KNS   keeps: BC   clobbers: A, DE, HL
+;   cost: about 100-700 T
+;   CALLED BY: KBFLT, KBREP
+;   CALLS:     KBCOV
+KBSTP:  LD      A,(KWK)
         ADD     A,(HL)
         INC     HL
         CP      8
-        JR      NC,.nx          ; off the board (-1 is FFh)
+        JR      NC,.off         ; off the board (-1 is FFh)
         LD      E,A
         LD      A,(KWK+1)
         ADD     A,(HL)
+        INC     HL
         CP      8
-        JR      NC,.nx
+        RET     NC
         LD      D,A
         PUSH    HL
         LD      HL,(KBS)        ; a piece's square is no flight
         OR      A
         SBC     HL,DE
-        JR      Z,.pc
+        JR      Z,.no
         LD      HL,(KNS)
         OR      A
         SBC     HL,DE
-        JR      Z,.pc
+        JR      Z,.no
         PUSH    BC
         LD      C,0
         CALL    KBCOV
         POP     BC
-        JR      C,.pc
-        INC     C
-.pc:    POP     HL
-.nx:    INC     HL
-        LD      A,(KBN8)
-        DEC     A
-        LD      (KBN8),A
-        JR      NZ,.d
-        LD      A,C
+        POP     HL
+        CCF
+        RET
+.no:    POP     HL
+        OR      A
+        RET
+.off:   INC     HL              ; (no carry)
         RET
 
 ; KBCOV: carry if a strong man attacks (E file, D rank), the piece of role C
@@ -317,7 +355,7 @@ KBFLT:  LD      HL,RKDIR        ; (df, dr) pairs (kpend.asm, base ROM)
 ; the bishop (a king cannot hide behind itself).
 ;   keeps: C, DE   clobbers: A, B, HL
 ;   cost: about 150-600 T
-;   CALLED BY: KBFLT, KBNKEV
+;   CALLED BY: KBNKEV, KBSTP
 ;   CALLS:     KBCHB
 KBCOV:  LD      HL,KSK          ; the king
         CALL    KBCHB
@@ -424,4 +462,281 @@ KBGRL:  DB      20,30,40,50,60,70,80,90
         DB      70,60,45,30,30,15,30,40
         DB      80,70,60,50,40,30,20,30
         DB      90,80,70,60,50,40,30,20
+; ---------------------------------------------------------------------------
+; The fitted tables (P_KBNK = 2; issue #36 item 2). KBNK's plies to mate
+; estimated from our table (src/luscher/kbnk_fit.rs): the bishop brought to a
+; dark square (the files mirrored), the board turned by the one of the four
+; colour-keeping symmetries (itself, the two diagonals' mirrors, the half
+; turn) that brings the bare king to its least square (file + 8 * rank),
+; ties broken by the strong king's, then the knight's; then three pair tables
+; on the bare king's class (KBTMAP: 20 squares) with the strong king's, the
+; knight's and the bishop's square, and a triple (the bare king on a1..g1,
+; the strong king's file and rank steps from it clamped to 3, the knight's
+; square) in 4-bit nibbles (full/kbnk_tables.asm, generated). The score is
+; 20,000 - 16 * the plies, above every ordinary score, with no penalty for a
+; piece the bare king might win: the search sees that (a penalty kept even
+; the exact table from mating). src/luscher/kbnk_tables.rs is the model
+; (`Tables::score`); tests/kbnk.rs holds the Z80 to it.
+; ---------------------------------------------------------------------------
+
+; KBTAB: the tables' score of the men at KSK, KWK, KBS, KNS, whoever is to
+; move: HL = KBTBAS - 32 * (KBTSK + KBTKN + KBTBS + the triple's nibble) at
+; the normalised squares (the strong side's view).
+;   in: KSK, KWK, KBS, KNS (file, rank)   out: HL
+;   clobbers: A, BC, DE, HL
+;   cost: about 2,200 T
+;   CALLED BY: KBNKEV, KBREP
+;   CALLS:     KTPAIR, KTSQ
+KBTAB:  LD      A,(KBS)         ; C = 7: the bishop on a light square
+        LD      HL,KBS+1
+        ADD     A,(HL)
+        RRCA
+        SBC     A,A
+        AND     7
+        LD      C,A
+        LD      DE,KTS          ; S and T in key order
+        LD      HL,KWK
+        CALL    KTSQ
+        LD      HL,KSK
+        CALL    KTSQ
+        LD      HL,KNS
+        CALL    KTSQ
+        LD      HL,KBS
+        CALL    KTSQ
+        LD      HL,0FFFFh       ; the least key: none yet
+        LD      (KTBST),HL
+        LD      (KTBST+2),HL
+        LD      B,0             ; B bit 0: T (else S), bit 1: 63 - it
+.k:     LD      A,B
+        AND     2
+        JR      Z,.x
+        LD      A,63
+.x:     LD      C,A
+        LD      HL,KTS
+        BIT     0,B
+        JR      Z,.s
+        LD      HL,KTT
+.s:     LD      DE,KTKEY
+        LD      A,(HL)
+        XOR     C
+        LD      (DE),A
+        INC     HL
+        INC     DE
+        LD      A,(HL)
+        XOR     C
+        LD      (DE),A
+        INC     HL
+        INC     DE
+        LD      A,(HL)
+        XOR     C
+        LD      (DE),A
+        INC     HL
+        INC     DE
+        LD      A,(HL)
+        XOR     C
+        LD      (DE),A
+        LD      HL,KTKEY        ; the least so far, first byte first
+        LD      DE,KTBST
+        LD      C,4
+.c:     LD      A,(DE)
+        CP      (HL)
+        JR      C,.nx           ; the best is less
+        JR      NZ,.tk          ; the key is less
+        INC     HL
+        INC     DE
+        DEC     C
+        JR      NZ,.c
+        JR      .nx
+.tk:    LD      HL,(KTKEY)
+        LD      (KTBST),HL
+        LD      HL,(KTKEY+2)
+        LD      (KTBST+2),HL
+.nx:    INC     B
+        BIT     2,B
+        JR      Z,.k
+        LD      A,(KTBST)       ; DE = the bare king's class * 64
+        LD      E,A
+        LD      D,0
+        LD      HL,KBTMAP
+        ADD     HL,DE
+        LD      L,(HL)
+        LD      H,D
+        ADD     HL,HL
+        ADD     HL,HL
+        ADD     HL,HL
+        ADD     HL,HL
+        ADD     HL,HL
+        ADD     HL,HL
+        EX      DE,HL
+        LD      BC,0            ; BC = the sum
+        LD      HL,KBTSK
+        LD      A,(KTBST+1)
+        CALL    KTPAIR
+        LD      HL,KBTKN
+        LD      A,(KTBST+2)
+        CALL    KTPAIR
+        LD      HL,KBTBS
+        LD      A,(KTBST+3)
+        CALL    KTPAIR
+        LD      A,(KTBST)       ; the triple: the bare king on a1..g1
+        CP      7
+        JR      NC,.off
+        LD      L,A
+        LD      A,(KTBST+1)     ; the strong king's file step, clamped
+        AND     7
+        SUB     L
+        JR      NC,.pos
+        CP      0FDh
+        JR      NC,.ok
+        LD      A,0FDh
+        JR      .ok
+.pos:   CP      4
+        JR      C,.ok
+        LD      A,3
+.ok:    ADD     A,3
+        ADD     A,A
+        ADD     A,A
+        LD      H,A             ; H = (file step + 3) * 4
+        LD      A,(KTBST+1)     ; + its rank, at most 3
+        RRCA
+        RRCA
+        RRCA
+        AND     7
+        CP      3
+        JR      C,.r
+        LD      A,3
+.r:     ADD     A,H
+        LD      H,A
+        LD      A,L             ; + the bare king's file * 28
+        ADD     A,A
+        ADD     A,A
+        LD      E,A
+        ADD     A,A
+        ADD     A,A
+        ADD     A,A
+        SUB     E
+        ADD     A,H
+        LD      L,A             ; HL = KBTTRI + cell * 32 + knight / 2
+        LD      H,0
+        ADD     HL,HL
+        ADD     HL,HL
+        ADD     HL,HL
+        ADD     HL,HL
+        ADD     HL,HL
+        LD      A,(KTBST+2)
+        SRL     A
+        LD      E,A
+        LD      D,0
+        ADD     HL,DE
+        LD      DE,KBTTRI
+        ADD     HL,DE
+        LD      A,(KTBST+2)     ; the knight's square odd: the high nibble
+        RRCA
+        LD      A,(HL)
+        JR      NC,.lo
+        RRCA
+        RRCA
+        RRCA
+        RRCA
+.lo:    AND     15
+        JR      .add
+.off:   LD      A,(KBTOFF)      ; off the edge: the triple's constant
+.add:   ADD     A,C
+        LD      C,A
+        JR      NC,.sum
+        INC     B
+.sum:   LD      H,B             ; HL = KBTBAS - 32 * BC
+        LD      L,C
+        ADD     HL,HL
+        ADD     HL,HL
+        ADD     HL,HL
+        ADD     HL,HL
+        ADD     HL,HL
+        EX      DE,HL
+        LD      HL,(KBTBAS)
+        OR      A
+        SBC     HL,DE
+        RET
+
+; KTSQ: the man at (HL) (file, rank): (DE) = S = file' + 8 * rank, (DE + 4) =
+; T = rank + 8 * file', file' = file XOR C (C = 7 mirrors the files); DE + 1.
+;   clobbers: A, B, HL   cost: 150 T
+;   CALLED BY: KBTAB
+;   CALLS:     -
+KTSQ:   LD      A,(HL)
+        XOR     C
+        LD      B,A
+        INC     HL
+        LD      A,(HL)
+        ADD     A,A
+        ADD     A,A
+        ADD     A,A
+        ADD     A,B
+        LD      (DE),A
+        LD      A,B
+        ADD     A,A
+        ADD     A,A
+        ADD     A,A
+        ADD     A,(HL)
+        INC     DE
+        INC     DE
+        INC     DE
+        INC     DE
+        LD      (DE),A
+        DEC     DE
+        DEC     DE
+        DEC     DE
+        RET
+
+; KTPAIR: BC = BC + the byte at HL + DE + A (a pair table's cell).
+;   keeps: DE   clobbers: A, HL   cost: 80 T
+;   CALLED BY: KBTAB
+;   CALLS:     -
+KTPAIR: ADD     HL,DE
+        ADD     A,L
+        LD      L,A
+        JR      NC,.n
+        INC     H
+.n:     LD      A,(HL)
+        ADD     A,C
+        LD      C,A
+        RET     NC
+        INC     B
+        RET
+
+; KBREP: the bare king to move, neither mated nor stalemated, with no piece to
+; take: HL = the least KBTAB score after each of its steps (to a flight
+; square: KBSTP).
+;   in: KSK, KWK, KBS, KNS   out: HL (the strong side's view)
+;   clobbers: A, BC, DE, HL
+;   cost: about 1,500 T + 2,600 T a flight square
+;   CALLED BY: KBNKEV
+;   CALLS:     KBSTP, KBTAB
+KBREP:  LD      HL,(KWK)
+        LD      (KTWK0),HL
+        LD      HL,7FFFh
+        LD      (KTMIN),HL
+        LD      HL,RKDIR        ; (df, dr) pairs (kpend.asm, base ROM)
+        LD      B,8
+.d:     CALL    KBSTP
+        JR      NC,.nx
+        PUSH    HL
+        PUSH    BC
+        LD      (KWK),DE        ; the bare king there
+        CALL    KBTAB
+        LD      DE,(KTWK0)      ; and back
+        LD      (KWK),DE
+        LD      DE,(KTMIN)      ; the least (both in 1..32767)
+        OR      A
+        SBC     HL,DE
+        ADD     HL,DE
+        JR      NC,.big
+        LD      (KTMIN),HL
+.big:   POP     BC
+        POP     HL
+.nx:    DJNZ    .d
+        LD      HL,(KTMIN)
+        RET
+
+        INCLUDE "kbnk_tables.asm" ; KBTBAS .. KBTTRI (generated)
         ENDPAGE

@@ -65,6 +65,16 @@ pub enum LuscherCommand {
         #[arg(long, value_delimiter = ',', default_value = "1,2")]
         pages: Vec<u8>,
     },
+    /// Fit KBNK's edge-triple evaluation to our KBNK table and write the full build's
+    /// tables (page 6; src/luscher/kbnk_tables.rs).
+    KbnkTables {
+        /// Where the KBNK table is kept (built there if missing).
+        #[arg(long, default_value = crate::tablebase::verdict::DEFAULT_DIR)]
+        dir: PathBuf,
+        /// The assembly file to write.
+        #[arg(long, default_value = "asm/full/kbnk_tables.asm")]
+        out: PathBuf,
+    },
     /// The active configurations of every man and their weights, with a fitted model.
     Eval {
         #[arg(long)]
@@ -262,6 +272,19 @@ fn run_luscher(args: &Args) -> Result<(), LuscherError> {
             out,
             pages,
         } => export_models(names, dir, out, pages),
+        LuscherCommand::KbnkTables { dir, out } => {
+            let (t, notes) = crate::luscher::kbnk_tables::generate(dir)?;
+            for n in notes {
+                println!("{n}");
+            }
+            let text = t.asm();
+            std::fs::write(out, &text).map_err(|source| LuscherError::Io {
+                path: out.to_path_buf(),
+                source,
+            })?;
+            println!("{}: {} lines", out.display(), text.lines().count());
+            Ok(())
+        }
         LuscherCommand::Eval { fen, dir } => {
             let pos = store::chess_of(fen)?;
             let name = store::material_name(&pos)?;

@@ -9,7 +9,7 @@
 //!
 //! Squares are 0..63 (a1 = 0), as `tablebase::men`.
 
-use crate::tablebase::men::{attacks, BISHOP, KING, KNIGHT};
+use crate::tablebase::men::{attacks, Men, BISHOP, BLACK, KING, KNIGHT, MAX_MEN, WHITE};
 
 /// A KBNK position: the strong king, the bare king, the bishop and the knight.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -126,13 +126,29 @@ impl Kbnk {
     /// The bare king's flight squares (neighbours on the board that no strong man attacks;
     /// the pieces' squares are not counted).
     pub fn flights(&self) -> u8 {
-        let mut fl = 0;
-        for s in neighbours(self.wk) {
-            if s != self.b && s != self.n && !self.covers(s, 0) {
-                fl += 1;
-            }
-        }
-        fl
+        neighbours(self.wk).filter(|&s| self.flight(s)).count() as u8
+    }
+
+    /// Is `s` a flight square (neither piece's, no strong man attacking it)? The bare
+    /// king's moves, when it cannot take a piece ([`Kbnk::hangs`]), are its neighbours that
+    /// are flight squares.
+    pub fn flight(&self, s: u8) -> bool {
+        s != self.b && s != self.n && !self.covers(s, 0)
+    }
+
+    /// The position as the table's men: the strong king, the bare king, the bishop, the
+    /// knight (White strong).
+    pub fn men(&self) -> Men {
+        let mut m = Men {
+            n: 4,
+            sq: [0; MAX_MEN],
+            color: [0; MAX_MEN],
+            role: [0; MAX_MEN],
+        };
+        m.sq[..4].copy_from_slice(&[self.sk, self.wk, self.b, self.n]);
+        m.color[..4].copy_from_slice(&[WHITE, BLACK, WHITE, WHITE]);
+        m.role[..4].copy_from_slice(&[KING, KING, BISHOP, KNIGHT]);
+        m
     }
 
     /// Is the bare king in check?

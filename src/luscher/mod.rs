@@ -7,6 +7,8 @@ pub mod export;
 pub mod features;
 pub mod fit;
 pub mod kbnk;
+pub mod kbnk_fit;
+pub mod kbnk_tables;
 pub mod quant;
 
 use std::path::PathBuf;

@@ -5,9 +5,7 @@
 
 use std::collections::HashSet;
 use z80chess::luscher::kbnk::{self, Kbnk};
-use z80chess::tablebase::men::{
-    in_check, legal_moves, Men, RawMove, BISHOP, BLACK, KING, KNIGHT, MAX_MEN, WHITE,
-};
+use z80chess::tablebase::men::{in_check, legal_moves, Men, RawMove, BLACK, WHITE};
 use z80chess::tablebase::Val;
 
 /// Above every evaluation: a mate.
@@ -15,16 +13,7 @@ pub const MATE: i32 = 32_000;
 
 /// The position as the table's men: the strong king, the bare king, the bishop, the knight.
 pub fn men_of(p: &Kbnk) -> Men {
-    let mut m = Men {
-        n: 4,
-        sq: [0; MAX_MEN],
-        color: [0; MAX_MEN],
-        role: [0; MAX_MEN],
-    };
-    m.sq[..4].copy_from_slice(&[p.sk, p.wk, p.b, p.n]);
-    m.color[..4].copy_from_slice(&[WHITE, BLACK, WHITE, WHITE]);
-    m.role[..4].copy_from_slice(&[KING, KING, BISHOP, KNIGHT]);
-    m
+    p.men()
 }
 
 fn key(p: &Kbnk) -> (u8, u8, u8, u8, bool) {
@@ -47,23 +36,38 @@ pub fn after(p: &Kbnk, m: &RawMove) -> Option<Kbnk> {
     Some(q)
 }
 
-/// `games` random legal positions, the strong side to move, that `keep` accepts.
-pub fn starts(games: usize, seed: u64, keep: impl Fn(&Kbnk) -> bool) -> Vec<Kbnk> {
+/// The random words the position draws read (xorshift from `seed`).
+pub fn randoms(seed: u64) -> impl Iterator<Item = u64> {
     let mut x = (seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)) | 1;
-    let mut out = Vec::new();
-    while out.len() < games {
+    std::iter::repeat_with(move || {
         x ^= x >> 12;
         x ^= x << 25;
         x ^= x >> 27;
-        let r = x.wrapping_mul(0x2545_F491_4F6C_DD1D);
-        let sq = |k: u32| ((r >> (6 * k)) & 63) as u8;
-        let p = Kbnk {
-            sk: sq(0),
-            wk: sq(1),
-            b: sq(2),
-            n: sq(3),
-            strong_to_move: true,
-        };
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    })
+}
+
+/// The position a random word draws: the squares from its low 24 bits, the side to move
+/// from its top bit when `either` (else the strong side).
+pub fn drawn(r: u64, either: bool) -> Kbnk {
+    let sq = |k: u32| ((r >> (6 * k)) & 63) as u8;
+    Kbnk {
+        sk: sq(0),
+        wk: sq(1),
+        b: sq(2),
+        n: sq(3),
+        strong_to_move: !either || r >> 63 == 1,
+    }
+}
+
+/// `games` random legal positions, the strong side to move, that `keep` accepts.
+pub fn starts(games: usize, seed: u64, keep: impl Fn(&Kbnk) -> bool) -> Vec<Kbnk> {
+    let mut out = Vec::new();
+    for r in randoms(seed) {
+        if out.len() == games {
+            break;
+        }
+        let p = drawn(r, false);
         let distinct = [p.sk, p.wk, p.b, p.n].iter().collect::<HashSet<_>>().len() == 4;
         if distinct && kbnk::cheb(p.sk, p.wk) > 1 && !p.check() && keep(&p) {
             out.push(p);

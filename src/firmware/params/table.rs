@@ -531,8 +531,8 @@ pub const PARAMS: &[ParamDef] = &[
         "P_KBNK",
         Kind::Byte,
         0,
-        1,
-        "KBNK (#36): 1 scores king, bishop and knight against king by the mating procedure in page 6 (full/kbnk.asm: the bare king to a corner of the bishop's colour, the king and knight near it, its flight squares cut) instead of Lüscher's module; 0 = the module",
+        2,
+        "KBNK (#36): 1 scores king, bishop and knight against king by the mating procedure in page 6 (full/kbnk.asm: the bare king to a corner of the bishop's colour, the king and knight near it, its flight squares cut) instead of Lüscher's module; 2 by the tables fitted to our table's distance to mate (full/kbnk_tables.asm: pairs on the bare king's square and an edge triple; the bare king to move scores its best step); 0 = the module",
     ),
     p(
         "P_KBGR",
