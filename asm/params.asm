@@ -168,8 +168,14 @@
 ;                         nominal depth, bit 3 F2_LAZY lazy evaluation (POINTS
 ;                         leaves before the exchange analysis when the score
 ;                         is outside the window by more than the rest can
-;                         add), bits 4-7 reserved for #35's later search craft
-;   81h-87h  free: the weights of #35 (add each at PRMUSED, give it a
+;                         add), bit 4 F2_CEVAL the cheap stage of a quiescence
+;                         node's score (full/ceval.asm), bits 5-7 reserved
+;   81h  P_CEMN   b   48  #35: the cheap stage (full/ceval.asm, F2_CEVAL): a
+;                         quiescence node's material this many 1/16 pawn
+;                         above beta stands pat without POINTS; 0 = never
+;   82h  P_CEMC   b   48  #35: ... this many below alpha is taken as alpha
+;                         without POINTS; 0 = never
+;   83h-87h  free: the weights of #35 (add each at PRMUSED, give it a
 ;            default in DEFPRM and a line in src/firmware/params/table.rs)
 ;   88h  P_QDEP   b   4   #35 step 2: the quiescence search's plies at most
 ;                         (full/quies.asm, F2_QUIES); 0 = the static score
@@ -289,6 +295,8 @@ P_BDIAG  EQU    PRM+7Dh
 P_QKS    EQU    PRM+7Fh
 ; issue #35's step 0: the second flags byte (bits: F2_ names below)
 P_FLAGS2 EQU    PRM+80h
+P_CEMN   EQU    PRM+81h         ; #35: the cheap stage's stand-pat margin, 1/16 pawn
+P_CEMC   EQU    PRM+82h         ; #35: the cheap stage's cut-off margin, 1/16 pawn
 P_QDEP   EQU    PRM+88h         ; #35 step 2: quiescence plies at most (quies.asm)
 P_QDELT  EQU    PRM+89h         ; #35 step 2: delta pruning's margin, 1/16 pawn
 ; issue #36 item 2: the KBNK mating procedure
@@ -313,7 +321,8 @@ F2_KPKBB EQU    01h             ; #36: the KPK bitbase scores K+P v K
 F2_ORDER EQU    02h             ; #35: cheap interior ordering (no POINTS per move)
 F2_QUIES EQU    04h             ; #35: a quiescence search below the nominal depth
 F2_LAZY  EQU    08h             ; #35: lazy evaluation (POINTS' early exit)
-F2_RSVD  EQU    0F0h            ; #35: reserved for the later search craft
+F2_CEVAL EQU    10h             ; #35: the cheap stage of a quiescence node's score
+F2_RSVD  EQU    0E0h            ; #35: reserved for the later search craft
 
 EBADPRM EQU     10h             ; 'W'/'V': block or range outside the blocks
 
@@ -361,7 +370,8 @@ DEFPRM: DB      0FCh            ; P_FLAGS: bits 2, 3 (#12), 4, 5 (#14), 6, 7 (#1
         DB      13                      ; P_QKS (#11)
         ; issue #35's step 0: the grown block, from offset 80h
         DB      F2_KPKBB                ; P_FLAGS2: the KPK bitbase (#36) on, the rest off
-        DS      88h-($-DEFPRM)          ; 81h-87h: #35's
+        DB      48,48                   ; P_CEMN, P_CEMC (#35: 3 pawns each)
+        DS      88h-($-DEFPRM)          ; 83h-87h: #35's
         DB      4                       ; P_QDEP (#35 step 2)
         DB      32                      ; P_QDELT (#35 step 2: 2 pawns)
         DS      0A0h-($-DEFPRM)         ; 8Ah-9Fh: #35's

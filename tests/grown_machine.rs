@@ -126,13 +126,18 @@ fn the_grown_block_round_trips_through_w_and_v() {
         let now = e.read_block(b).unwrap();
         assert_eq!(now[0x80], 1, "{b}: P_FLAGS2's default, the KPK bitbase on");
         assert!(
-            now[0x81..0x88]
+            now[0x83..0x88]
                 .iter()
                 .chain(&now[0x8A..0xA0])
                 .chain(&now[0xA6..0xB0])
                 .chain(&now[0xB6..])
                 .all(|&x| x == 0),
             "{b}"
+        );
+        assert_eq!(
+            now[0x81..0x83],
+            [48, 48],
+            "{b}: the cheap stage's margins (#35: P_CEMN, P_CEMC, 3 pawns)"
         );
         assert_eq!(
             now[0x88..0x8A],
