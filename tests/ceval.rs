@@ -21,17 +21,7 @@ use z80chess::z80::Cpu;
 
 #[path = "common/playouts.rs"]
 mod playouts;
-use playouts::{observed_search, observed_search_here, playouts, Rng};
-
-fn sym(name: &str) -> u16 {
-    Build::Full
-        .symbol(name)
-        .unwrap_or_else(|| panic!("roms/full.sym has no {name}"))
-}
-
-fn word(mem: &[u8; 0x10000], a: u16) -> i16 {
-    i16::from_le_bytes([mem[a as usize], mem[a as usize + 1]])
-}
+use playouts::{observed_search, observed_search_here, playouts, sym, word, Rng};
 
 /// At POINTS' total, a bounded leaf's parts and window.
 struct Margins {
@@ -358,7 +348,10 @@ fn with_both_margins_0_the_stage_changes_nothing() {
             (off.best, off.score, off.nodes, off.evaluations, &off.pv),
             "{name}: the stage with margins 0 changed the search"
         );
-        assert!(on.tstates > off.tstates, "{name}: the stage's pass costs nothing?");
+        assert!(
+            on.tstates > off.tstates,
+            "{name}: the stage's pass costs nothing?"
+        );
     }
 }
 

@@ -23,17 +23,7 @@ use z80chess::z80::Cpu;
 
 #[path = "common/playouts.rs"]
 mod playouts;
-use playouts::{observed_search_here, playouts, Rng};
-
-fn sym(name: &str) -> u16 {
-    Build::Full
-        .symbol(name)
-        .unwrap_or_else(|| panic!("roms/full.sym has no {name}"))
-}
-
-fn word(mem: &[u8; 0x10000], a: u16) -> i16 {
-    i16::from_le_bytes([mem[a as usize], mem[a as usize + 1]])
-}
+use playouts::{observed_search_here, playouts, sym, word, Rng};
 
 /// Positions with the given men (white's uppercase, black's lowercase) placed at random, legal
 /// and with a move to make, either side to move.

@@ -6,7 +6,7 @@
 ;
 ; Before PINFND and POINTS score a quiescence node's position (QLEAF: SRCH's
 ; leaf; QNODE: a capture's child), CETRY adds up the material with one pass
-; over the board (about 4,000 T, where PINFND and POINTS cost about 110,000)
+; over the board (about 3,200 T, where PINFND and POINTS cost about 110,000)
 ; and compares it with the window POINTS' score would meet (LZTRY's rule,
 ; full/lazy.asm; NPLY = the mover's ply): with E = the material change from
 ; the root, clamped to +-P_MCLAMP, in the side to move's view (VALMW's),
@@ -36,8 +36,9 @@ NCEVX   EQU     LZRAM+80h       ; 4  CETRY's exits (6E80h; lazy.asm's RAM page)
 ;   out: carry = leave: HL = VALMW = the bound taken as the static score;
 ;        no carry: score it in full (PINFND, POINTS)
 ;   clobbers: all but IX   needs: page 5 selected
-;   cost: 36 T with F2_CEVAL off; about 2,300 T for the board's empty
-;         squares + 100 T a man + 600 T
+;   cost: 36 T with F2_CEVAL off; about 1,500 T for the board's empty
+;         squares and border + 110 T a man + 500 T (kiwipete's search at
+;         level 4: 3,195 T a call)
 ;   CALLED BY: QLEAF, QNODE
 ;   CALLS:     CLAMPW, CMPW, INC32, NEGHL, SCADR
 CETRY:  LD      A,(P_FLAGS2)

@@ -1,11 +1,24 @@
 //! Shared by tests/lazy.rs and tests/ceval.rs: a small deterministic generator, random
-//! positions of a phase (random games from the start), and a search watched by an observer.
+//! positions of a phase (random games from the start), a search watched by an observer, and
+//! the full ROM's symbols and words.
 #![allow(dead_code)]
 
 use shakmaty::{Chess, Position};
 use z80chess::firmware::protocol::Command;
-use z80chess::firmware::{sargon, Engine};
+use z80chess::firmware::{sargon, Build, Engine};
 use z80chess::machine::{Observer, StopReason};
+
+/// A symbol of the full build's ROM.
+pub fn sym(name: &str) -> u16 {
+    Build::Full
+        .symbol(name)
+        .unwrap_or_else(|| panic!("roms/full.sym has no {name}"))
+}
+
+/// The signed word at `a`.
+pub fn word(mem: &[u8; 0x10000], a: u16) -> i16 {
+    i16::from_le_bytes([mem[a as usize], mem[a as usize + 1]])
+}
 
 /// A small deterministic generator (splitmix64).
 pub struct Rng(pub u64);
