@@ -5,8 +5,9 @@
 ; the code runs in expansion page 5, after the quiescence search's.
 ;
 ; Before PINFND and POINTS score a quiescence node's position (QLEAF: SRCH's
-; leaf; QNODE: a capture's child), CETRY adds up the material with one pass
-; over the board (about 3,200 T, where PINFND and POINTS cost about 110,000)
+; leaf; QNODE: a capture's child), CETRY counts the men with one pass over
+; the board and adds up the material (about 5,700 T, where PINFND and POINTS
+; cost about 110,000)
 ; and compares it with the window POINTS' score would meet (LZTRY's rule,
 ; full/lazy.asm; NPLY = the mover's ply): with E = the material change from
 ; the root, clamped to +-P_MCLAMP, in the side to move's view (VALMW's),
@@ -28,6 +29,8 @@
 
 NCEVX   EQU     LZRAM+80h       ; 4  CETRY's exits (6E80h; lazy.asm's RAM page)
         ASSERT  NCEVX+4 <= XRAMLO+0F00h, "ceval.asm's RAM runs past 6EFFh"
+CECNT   EQU     XRAMLO+1500h    ; 256 the men's counts by (colour | type):
+        ASSERT  (CECNT & 0FFh) == 0, "CECNT must start a page" ; 7500h-75FFh
 
         PAGE    5
 ; CETRY: the material stage (above) before a quiescence node's PINFND and
@@ -36,57 +39,72 @@ NCEVX   EQU     LZRAM+80h       ; 4  CETRY's exits (6E80h; lazy.asm's RAM page)
 ;   out: carry = leave: HL = VALMW = the bound taken as the static score;
 ;        no carry: score it in full (PINFND, POINTS)
 ;   clobbers: all but IX   needs: page 5 selected
-;   cost: 36 T with F2_CEVAL off; about 1,500 T for the board's empty
-;         squares and border + 110 T a man + 500 T (kiwipete's search at
-;         level 4: 3,195 T a call)
+;   cost: 36 T with F2_CEVAL off; about 2,600 T + 24 T a man, + 250 T a
+;         type whose counts differ, + 500 T (kiwipete's search to level 4:
+;         5,700 T a call)
 ;   CALLED BY: QLEAF, QNODE
-;   CALLS:     CLAMPW, CMPW, INC32, NEGHL, SCADR
+;   CALLS:     CLAMPW, CMPW, INC32, MULSW, NEGHL, SCADR
 CETRY:  LD      A,(P_FLAGS2)
         AND     F2_CEVAL
         RET     Z               ; (no carry)
-        LD      IY,0            ; IY = the material, White's view
-        LD      BC,0            ; B, C = White's, Black's pieces (N B R Q)
-        LD      HL,BOARD+SQ_A1-1
-.s:     INC     L
-        LD      A,(HL)
+        LD      HL,CECNT+PAWN   ; the counts by colour and type, P .. Q
+        XOR     A
+        LD      B,QUEEN
+.z:     LD      (HL),A
+        SET     7,L
+        LD      (HL),A
+        RES     7,L
+        INC     L
+        DJNZ    .z
+        LD      D,CECNT >> 8    ; DE = the count of the man E (87h masked)
+        LD      HL,BOARD+SQ_A1  ; the board, rank by rank
+        LD      C,8
+.r:     LD      B,8
+.f:     LD      A,(HL)
         OR      A
-        JR      Z,.s            ; an empty square: 27 T
-        CP      OFFB
-        JR      Z,.off
-        LD      D,A             ; D = the man
-        AND     7
-        CP      KING
-        JR      Z,.s
-        CP      PAWN
-        JR      Z,.val
-        BIT     7,D
-        JR      NZ,.bk
-        INC     B
-        JR      .val
-.bk:    INC     C
-.val:   PUSH    HL
-        ADD     A,A             ; its value, P_PAWN .. P_QUEEN
+        JR      Z,.e            ; an empty square: 40 T
+        AND     87h             ; a man: 64 T
+        LD      E,A
+        LD      A,(DE)
+        INC     A
+        LD      (DE),A
+.e:     INC     L
+        DJNZ    .f
+        INC     L
+        INC     L
+        DEC     C
+        JR      NZ,.r
+        LD      H,D             ; a piece on each side?
+        LD      L,KNIGHT
+        CALL    .pcs
+        RET     Z
+        LD      L,BLACK+KNIGHT
+        CALL    .pcs
+        RET     Z
+        LD      IY,0            ; IY = the material, White's view: the sum
+        LD      C,PAWN          ; of (White's - Black's) * P_PAWN .. P_QUEEN
+.m:     LD      H,CECNT >> 8    ; (modulo 2^16, as the sum of the men)
+        LD      L,C
+        LD      A,(HL)
+        SET     7,L
+        SUB     (HL)
+        JR      Z,.mn
+        LD      B,A
+        LD      A,C
+        ADD     A,A
         LD      L,A
         LD      H,PRM >> 8
         LD      E,(HL)
         INC     L
-        LD      H,(HL)
-        LD      L,E
-        BIT     7,D
-        CALL    NZ,NEGHL
+        LD      D,(HL)
+        LD      A,B
+        CALL    MULSW
         EX      DE,HL
         ADD     IY,DE
-        POP     HL
-        JR      .s
-.off:   LD      A,L             ; the border: past h8 the end
-        CP      SQ_H8
-        JR      C,.s
-        LD      A,B             ; a piece on each side?
-        OR      A
-        RET     Z
+.mn:    INC     C
         LD      A,C
-        OR      A
-        RET     Z
+        CP      KING
+        JR      C,.m
         PUSH    IY              ; E = M clamped, VALMW's view
         POP     HL
         LD      DE,(MV0W)
@@ -158,6 +176,14 @@ CETRY:  LD      A,(P_FLAGS2)
         CALL    INC32
         LD      HL,(VALMW)
         SCF
+        RET
+.pcs:   LD      A,(HL)          ; NZ: a knight, bishop, rook or queen counted
+        INC     L               ; from L on
+        OR      (HL)
+        INC     L
+        OR      (HL)
+        INC     L
+        OR      (HL)
         RET
 .marg:  LD      C,A             ; BC = 16 * A
         LD      B,0

@@ -149,7 +149,7 @@ MULAW:  LD      HL,0
         JR      .l
 
 ; MULSW: HL = A * DE, A signed.   clobbers: A, DE
-;   CALLED BY: BCNOW, EGEVAL, KSUMR, KTERMB
+;   CALLED BY: BCNOW, CETRY, EGEVAL, KSUMR, KTERMB
 ;   CALLS:     MULAW
 MULSW:  OR      A
         JP      P,MULAW
