@@ -170,8 +170,14 @@
 ;                         nominal depth, bit 3 F2_LAZY lazy evaluation (POINTS
 ;                         leaves before the exchange analysis when the score
 ;                         is outside the window by more than the rest can
-;                         add), bits 4-7 reserved for #35's later search craft
-;   81h-87h  free: the weights of #35 (add each at PRMUSED, give it a
+;                         add), bit 4 F2_CEVAL the cheap stage of a quiescence
+;                         node's score (full/ceval.asm), bits 5-7 reserved
+;   81h  P_CEMN   b   48  #35: the cheap stage (full/ceval.asm, F2_CEVAL): a
+;                         quiescence node's material this many 1/16 pawn
+;                         above beta stands pat without POINTS; 0 = never
+;   82h  P_CEMC   b   48  #35: ... this many below alpha is taken as alpha
+;                         without POINTS; 0 = never
+;   83h-87h  free: the weights of #35 (add each at PRMUSED, give it a
 ;            default in DEFPRM and a line in src/firmware/params/table.rs)
 ;   88h  P_QDEP   b   4   #35 step 2: the quiescence search's plies at most
 ;                         (full/quies.asm, F2_QUIES); 0 = the static score
@@ -182,10 +188,11 @@
 ;   8Ah-9Fh  free: #35's
 ;
 ;   issue #36 item 2: the KBNK mating procedure (full/kbnk.asm), from A0h
-;   A0h  P_KBNK   b   0   1 scores KBNK by the mating procedure (page 6)
-;                         instead of Lüscher's module; 0 = the module (it
-;                         converts fewer than the module: off); 2 by the
-;                         fitted tables (KBTAB, full/kbnk_tables.asm)
+;   A0h  P_KBNK   b   2   2 scores KBNK by the fitted tables (KBTAB,
+;                         full/kbnk_tables.asm: 92 of 100 converted at 180 s,
+;                         every draw held); 1 by the mating procedure (page
+;                         6; it converts fewer than the module); 0 by
+;                         Lüscher's module
 ;   A1h  P_KBGR   b   8   per unit of the corner gradient (0-90)
 ;   A2h  P_KBKD   b   24  less per king step between the kings
 ;   A3h  P_KBND   b   8   less per king step from the knight to the bare king
@@ -292,6 +299,8 @@ P_BDIAG  EQU    PRM+7Dh
 P_QKS    EQU    PRM+7Fh
 ; issue #35's step 0: the second flags byte (bits: F2_ names below)
 P_FLAGS2 EQU    PRM+80h
+P_CEMN   EQU    PRM+81h         ; #35: the cheap stage's stand-pat margin, 1/16 pawn
+P_CEMC   EQU    PRM+82h         ; #35: the cheap stage's cut-off margin, 1/16 pawn
 P_QDEP   EQU    PRM+88h         ; #35 step 2: quiescence plies at most (quies.asm)
 P_QDELT  EQU    PRM+89h         ; #35 step 2: delta pruning's margin, 1/16 pawn
 ; issue #36 item 2: the KBNK mating procedure
@@ -316,7 +325,8 @@ F2_KPKBB EQU    01h             ; #36: the KPK bitbase scores K+P v K
 F2_ORDER EQU    02h             ; #35: cheap interior ordering (no POINTS per move)
 F2_QUIES EQU    04h             ; #35: a quiescence search below the nominal depth
 F2_LAZY  EQU    08h             ; #35: lazy evaluation (POINTS' early exit)
-F2_RSVD  EQU    0F0h            ; #35: reserved for the later search craft
+F2_CEVAL EQU    10h             ; #35: the cheap stage of a quiescence node's score
+F2_RSVD  EQU    0E0h            ; #35: reserved for the later search craft
 
 EBADPRM EQU     10h             ; 'W'/'V': block or range outside the blocks
 
@@ -365,12 +375,13 @@ DEFPRM: DB      0FCh            ; P_FLAGS: bits 2, 3 (#12), 4, 5 (#14), 6, 7 (#1
         ; issue #35's step 0: the grown block, from offset 80h
         DB      F2_KPKBB+F2_ORDER+F2_QUIES+F2_LAZY ; P_FLAGS2: the KPK bitbase (#36), #35's
                                         ; ordering, quiescence and lazy evaluation on
-        DS      88h-($-DEFPRM)          ; 81h-87h: #35's
+        DB      48,48                   ; P_CEMN, P_CEMC (#35: 3 pawns each)
+        DS      88h-($-DEFPRM)          ; 83h-87h: #35's
         DB      4                       ; P_QDEP (#35 step 2)
         DB      32                      ; P_QDELT (#35 step 2: 2 pawns)
         DS      0A0h-($-DEFPRM)         ; 8Ah-9Fh: #35's
         ; issue #36 item 2: the KBNK mating procedure, from offset A0h
-        DB      0                       ; P_KBNK (off: see asm/README.md)
+        DB      2                       ; P_KBNK: the fitted tables (see asm/README.md)
         DB      8,24,8,8                ; P_KBGR, P_KBKD, P_KBND, P_KBFL
         DB      8                       ; P_KBUNC
         DS      0B0h-($-DEFPRM)         ; A6h-AFh: the KBNK procedure's

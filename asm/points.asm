@@ -912,8 +912,8 @@ CLAMP:  BIT     7,H
         RET
 
 ; INC32: add 1 to the 32-bit counter at HL.   clobbers: HL, F
-;   CALLED BY: ASPCHK (full), BATTLE, LUSVAL (full), LZTRY (full), MKMOVE,
-;              PHPROBE (full), POINTS, QNODE (full), TTPRB (full),
+;   CALLED BY: ASPCHK (full), BATTLE, CETRY (full), LUSVAL (full), LZTRY (full),
+;              MKMOVE, PHPROBE (full), POINTS, QNODE (full), TTPRB (full),
 ;              TTSTO (full)
 ;   CALLS:     -
 INC32:  INC     (HL)

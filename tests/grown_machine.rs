@@ -130,13 +130,18 @@ fn the_grown_block_round_trips_through_w_and_v() {
         let now = e.read_block(b).unwrap();
         assert_eq!(now[0x80], DEFAULT_F2, "{b}: P_FLAGS2's default");
         assert!(
-            now[0x81..0x88]
+            now[0x83..0x88]
                 .iter()
                 .chain(&now[0x8A..0xA0])
                 .chain(&now[0xA6..0xB0])
                 .chain(&now[0xB6..])
                 .all(|&x| x == 0),
             "{b}"
+        );
+        assert_eq!(
+            now[0x81..0x83],
+            [48, 48],
+            "{b}: the cheap stage's margins (#35: P_CEMN, P_CEMC, 3 pawns)"
         );
         assert_eq!(
             now[0x88..0x8A],
@@ -150,7 +155,7 @@ fn the_grown_block_round_trips_through_w_and_v() {
         );
         assert_eq!(
             now[0xA0..0xA6],
-            [0, 8, 24, 8, 8, 8],
+            [2, 8, 24, 8, 8, 8],
             "{b}: the KBNK procedure's defaults (#36: P_KBNK, P_KBGR, P_KBKD, P_KBND, P_KBFL, P_KBUNC)"
         );
         if b != Block::D4 {

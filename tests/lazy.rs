@@ -16,60 +16,14 @@
 use shakmaty::{fen::Fen, CastlingMode, Chess, Position};
 use std::collections::BTreeMap;
 use z80chess::firmware::params::ParamFile;
-use z80chess::firmware::protocol::Command;
 use z80chess::firmware::{sargon, Build, Engine};
-use z80chess::machine::{Observer, StopReason};
+use z80chess::machine::Observer;
 use z80chess::profile::bench::POSITIONS;
 use z80chess::z80::Cpu;
 
-fn sym(name: &str) -> u16 {
-    Build::Full
-        .symbol(name)
-        .unwrap_or_else(|| panic!("roms/full.sym has no {name}"))
-}
-
-fn word(mem: &[u8; 0x10000], a: u16) -> i16 {
-    i16::from_le_bytes([mem[a as usize], mem[a as usize + 1]])
-}
-
-/// A small deterministic generator (splitmix64).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn range(&mut self, lo: i32, hi: i32) -> i32 {
-        lo + self.below((hi - lo + 1) as u64) as i32
-    }
-}
-
-/// Positions of a phase: random games from the start cut after `lo..=hi` plies.
-fn playouts(rng: &mut Rng, n: usize, lo: u64, hi: u64) -> Vec<Chess> {
-    let mut out = Vec::new();
-    while out.len() < n {
-        let mut pos = Chess::default();
-        let plies = lo + rng.below(hi - lo + 1);
-        for _ in 0..plies {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            let m = moves[rng.below(moves.len() as u64) as usize];
-            pos.play_unchecked(m);
-        }
-        if !pos.legal_moves().is_empty() && pos.fullmoves().get() > 1 {
-            out.push(pos);
-        }
-    }
-    out
-}
+#[path = "common/playouts.rs"]
+mod playouts;
+use playouts::{observed_search_here, playouts, sym, word, Rng};
 
 /// Positions with the given men (white's uppercase, black's lowercase) placed at random, legal
 /// and with a move to make, either side to move.
@@ -243,24 +197,7 @@ impl Observer for Watch {
 fn watched_search(e: &mut Engine, pos: &Chess, w: &mut Watch) {
     sargon::load(e, pos).unwrap();
     e.machine.bus.mem[sym("LZCHK") as usize] = 1;
-    let bytes = Command::Search {
-        level: 1,
-        iterate: false,
-        timed: false,
-    }
-    .encode()
-    .unwrap();
-    e.machine.take_output();
-    e.machine.send(&bytes);
-    loop {
-        match e.machine.run_observed(u64::MAX, w) {
-            StopReason::InputNeeded if e.machine.pending_input() == 0 => break,
-            StopReason::InputNeeded => continue,
-            other => panic!("the search stopped: {other:?}"),
-        }
-    }
-    let out = e.machine.take_output();
-    assert_eq!(out.first(), Some(&0), "the search refused: {out:?}");
+    observed_search_here(e, 1, w);
 }
 
 fn lazy_params(extra: &str) -> ParamFile {

@@ -149,7 +149,7 @@ MULAW:  LD      HL,0
         JR      .l
 
 ; MULSW: HL = A * DE, A signed.   clobbers: A, DE
-;   CALLED BY: BCNOW, EGEVAL, KSUMR, KTERMB
+;   CALLED BY: BCNOW, CETRY, EGEVAL, KSUMR, KTERMB
 ;   CALLS:     MULAW
 MULSW:  OR      A
         JP      P,MULAW
@@ -158,8 +158,9 @@ MULSW:  OR      A
         ; fall into NEGHL
 
 ; NEGHL: HL = -HL.   clobbers: A
-;   CALLED BY: ASPSET, DEVEL, DRAWCK, DSHIFT, KBBKEV, KPEND, KPKEV, LUSPRE,
-;              LZTRY, PATK, POINTS, QNODE, RACE, ROOTV, SRCH, TTBETA, TTPRB
+;   CALLED BY: ASPSET, CETRY, DEVEL, DRAWCK, DSHIFT, KBBKEV, KPEND, KPKEV,
+;              LUSPRE, LZTRY, PATK, POINTS, QNODE, RACE, ROOTV, SRCH, TTBETA,
+;              TTPRB
 ;   CALLS:     -
 NEGHL:  XOR     A
         SUB     L
@@ -170,7 +171,7 @@ NEGHL:  XOR     A
         RET
 
 ; CLAMPW: HL clamped to -DE..DE (DE >= 0).   clobbers: A
-;   CALLED BY: LUSMAP, LZTRY, POINTS
+;   CALLED BY: CETRY, LUSMAP, LZTRY, POINTS
 ;   CALLS:     -
 CLAMPW: BIT     7,H
         JR      NZ,.neg

@@ -87,10 +87,12 @@ QMAXP   EQU     14              ; the deepest ply that searches captures
 ;         searched costs MKMOVE, INCHK, SQATK (when it may lose), POINTS,
 ;         UNMK and QNODE's 1,000 T or so
 ;   CALLED BY: - (SRCH, through ORDFAR)
-;   CALLS:     PINFND, POINTS, QNODE
+;   CALLS:     CETRY, PINFND, POINTS, QNODE
 QLEAF:  LD      A,(IX+F_PLY)
         INC     A
         LD      (QROOT),A
+        CALL    CETRY           ; the cheap stage (ceval.asm, F2_CEVAL)
+        JR      C,.v
         CALL    PINFND
         CALL    POINTS
 .v:     LD      (QSTAND),HL     ; (tests/quies.rs reads each POINTS here)
@@ -111,8 +113,8 @@ QLEAF:  LD      A,(IX+F_PLY)
 ;   cost: about 400 T to stand pat; to search: GENMOV, QCAPS (about 150 T
 ;         an entry), ORDER, then per capture as QLEAF says
 ;   CALLED BY: QLEAF
-;   CALLS:     CMPW, FLIP, GENMOV, INC32, INCHK, MKMOVE, NEGHL, ORDER, PINFND,
-;              POINTS, QCAPS, QDELTA, QLOSE, QSCW, SCADR, TMPOLL, UNMK
+;   CALLS:     CETRY, CMPW, FLIP, GENMOV, INC32, INCHK, MKMOVE, NEGHL, ORDER,
+;              PINFND, POINTS, QCAPS, QDELTA, QLOSE, QSCW, SCADR, TMPOLL, UNMK
 QNODE:  PUSH    HL              ; stand pat: -v <= SCOREW[m-1] (v >= beta)
         CALL    NEGHL
         EX      DE,HL
@@ -228,6 +230,8 @@ QNODE:  PUSH    HL              ; stand pat: -v <= SCOREW[m-1] (v >= beta)
         LD      L,(IX+F_ENTRY)
         LD      H,(IX+F_ENTRY+1)
         LD      (LASTMV),HL
+        CALL    CETRY           ; the cheap stage (ceval.asm, F2_CEVAL)
+        JR      C,.v
         CALL    PINFND
         CALL    POINTS
 .v:     CALL    QNODE           ; HL = r, the child's value (tests: .v)
@@ -444,3 +448,5 @@ QLOSE:  LD      L,(IX+F_ENTRY)
 .keep:  XOR     A
         RET
         ENDPAGE
+
+        INCLUDE "ceval.asm"     ; the cheap stage of its static score (page 5)

@@ -630,7 +630,7 @@ RTNOTE: LD      L,(IX+F_ENTRY)
         RET
 
 ; SCADR: HL = &SCOREW[A] (SCOREW lies in one page).   clobbers: A
-;   CALLED BY: LZTRY, QNODE, QSCW, SRCH, TTEND, TTPRB
+;   CALLED BY: CETRY, LZTRY, QNODE, QSCW, SRCH, TTEND, TTPRB
 ;   CALLS:     -
 SCADR:  ADD     A,A
         ADD     A,SCOREW & 0FFh
@@ -641,7 +641,7 @@ SCADR:  ADD     A,A
 
 ; CMPW: compare the signed words DE and HL: C = DE < HL, Z = equal.
 ;   keeps: DE, HL   clobbers: A, C
-;   CALLED BY: ASPBEG, LZTRY, QDELTA, QNODE, SRCH, TTEND, TTPRB
+;   CALLED BY: ASPBEG, CETRY, LZTRY, QDELTA, QNODE, SRCH, TTEND, TTPRB
 ;   CALLS:     -
 CMPW:   LD      A,H
         XOR     80h

@@ -48,14 +48,17 @@ pub mod flags2 {
     pub const QUIES: u8 = 0x04;
     /// Lazy evaluation: POINTS' early exit (#35).
     pub const LAZY: u8 = 0x08;
+    /// The cheap stage of a quiescence node's score: material against the window (#35).
+    pub const CEVAL: u8 = 0x10;
     /// Reserved for #35's later search craft.
-    pub const RESERVED: u8 = 0xF0;
+    pub const RESERVED: u8 = 0xE0;
     /// Every bit with its `F2_` symbol.
-    pub const ALL: [(&str, u8); 5] = [
+    pub const ALL: [(&str, u8); 6] = [
         ("F2_KPKBB", KPKBB),
         ("F2_ORDER", ORDER),
         ("F2_QUIES", QUIES),
         ("F2_LAZY", LAZY),
+        ("F2_CEVAL", CEVAL),
         ("F2_RSVD", RESERVED),
     ];
 }

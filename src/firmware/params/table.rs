@@ -511,7 +511,21 @@ pub const PARAMS: &[ParamDef] = &[
         Kind::Flags,
         0,
         0xFF,
-        "a second byte of switches (#35 step 0; in the ROM bits 0-3 on, 4-7 off; tests/full/before35.params is the full build of before #35, bits 1-3 off): bit 0 the KPK bitbase (#36, F2_KPKBB: K+P v K scored by the bitbase in page 4), 1 cheap interior ordering without an evaluation per move (#35, F2_ORDER), 2 a quiescence search below the nominal depth (#35, F2_QUIES), 3 lazy evaluation (#35, F2_LAZY), 4-7 reserved for #35's later search craft",
+        "a second byte of switches (#35 step 0; in the ROM bits 0-3 on, 4-7 off; tests/full/before35.params is the full build of before #35, bits 1-3 off): bit 0 the KPK bitbase (#36, F2_KPKBB: K+P v K scored by the bitbase in page 4), 1 cheap interior ordering without an evaluation per move (#35, F2_ORDER), 2 a quiescence search below the nominal depth (#35, F2_QUIES), 3 lazy evaluation (#35, F2_LAZY), 4 the cheap stage of a quiescence node's score, material against the window with the margins P_CEMN/P_CEMC (#35, F2_CEVAL; it changes the tree), 5-7 reserved for #35's later search craft",
+    ),
+    p(
+        "P_CEMN",
+        Kind::Byte,
+        0,
+        255,
+        "the cheap stage of a quiescence node's score (#35, F2_CEVAL: asm/full/ceval.asm): when the material (change from the root, the side to move's view) minus this margin, in 1/16 pawn, is at or above beta, the node stands pat on that bound without PINFND and POINTS; not a proven bound: it changes the tree; 0 = never",
+    ),
+    p(
+        "P_CEMC",
+        Kind::Byte,
+        0,
+        255,
+        "the cheap stage (#35, F2_CEVAL): when the material plus this margin, in 1/16 pawn, is at or below alpha, that bound is the node's static score (its captures are still searched); 0 = never",
     ),
     p(
         "P_QDEP",
@@ -532,7 +546,7 @@ pub const PARAMS: &[ParamDef] = &[
         Kind::Byte,
         0,
         2,
-        "KBNK (#36): 1 scores king, bishop and knight against king by the mating procedure in page 6 (full/kbnk.asm: the bare king to a corner of the bishop's colour, the king and knight near it, its flight squares cut) instead of Lüscher's module; 2 by the tables fitted to our table's distance to mate (full/kbnk_tables.asm: pairs on the bare king's square and an edge triple; the bare king to move scores its best step); 0 = the module",
+        "KBNK (#36): 1 scores king, bishop and knight against king by the mating procedure in page 6 (full/kbnk.asm: the bare king to a corner of the bishop's colour, the king and knight near it, its flight squares cut) instead of Lüscher's module; 2 by the tables fitted to our table's distance to mate (full/kbnk_tables.asm: pairs on the bare king's square and an edge triple; the bare king to move scores its best step); 0 = the module; the ROM's default 2",
     ),
     p(
         "P_KBGR",
