@@ -21,12 +21,14 @@
 use shakmaty::attacks::{attacks, pawn_attacks};
 use shakmaty::{Bitboard, Board, CastlingMode, Chess, Color, Piece, Position, Role, Square};
 use z80chess::firmware::params::ParamFile;
-use z80chess::firmware::protocol::Command;
 use z80chess::firmware::{parse_fen, sargon, Build, Engine, Score};
-use z80chess::machine::{Observer, StopReason};
+use z80chess::machine::Observer;
 use z80chess::profile::bench::POSITIONS;
 use z80chess::tablebase::endgame_test::Rng;
 use z80chess::z80::Cpu;
+
+#[path = "common/playouts.rs"]
+mod playouts;
 
 fn sym(name: &str) -> u16 {
     Build::Full
@@ -508,25 +510,7 @@ fn params(text: &str) -> ParamFile {
 
 /// A search of `pos` at `level` with every quiescence search recorded.
 fn watched(e: &mut Engine, pos: &Chess, level: u8, rec: &mut Rec) {
-    sargon::load(e, pos).unwrap();
-    let bytes = Command::Search {
-        level,
-        iterate: false,
-        timed: false,
-    }
-    .encode()
-    .unwrap();
-    e.machine.take_output();
-    e.machine.send(&bytes);
-    loop {
-        match e.machine.run_observed(u64::MAX, rec) {
-            StopReason::InputNeeded if e.machine.pending_input() == 0 => break,
-            StopReason::InputNeeded => continue,
-            other => panic!("the search stopped: {other:?}"),
-        }
-    }
-    let out = e.machine.take_output();
-    assert_eq!(out.first(), Some(&0), "the search refused: {out:?}");
+    playouts::observed_search(e, pos, level, rec);
     assert!(rec.open.is_none(), "a quiescence search did not return");
 }
 
