@@ -14,6 +14,10 @@
 use std::collections::HashSet;
 use std::sync::{Mutex, OnceLock};
 use z80chess::firmware::{Build, Engine};
+
+#[path = "common/paged_call.rs"]
+mod paged_call;
+use paged_call::{sym, Got, PagedCall};
 use z80chess::tablebase::men::{
     attacks, in_check, legal_moves, Men, RawMove, BISHOP, BLACK, KING, MAX_MEN, WHITE,
 };
@@ -295,80 +299,35 @@ fn the_models_claims_are_the_tables_on_every_kbbk_position() {
 
 // ---- the Z80 against the model --------------------------------------------------------
 
-fn sym(n: &str) -> u16 {
-    Build::Full
-        .symbol(n)
-        .unwrap_or_else(|| panic!("no symbol {n}"))
-}
-
 /// KBBKEV called on a board holding the position.
 struct Z80Kbbk {
-    e: Engine,
-    stub: u16,
-    board: u16,
-    color: u16,
+    z: PagedCall,
     t: u64,
 }
 
-/// What KBBKEV returned: None = not KBBK; Some(None) = declined; Some(Some(hl)) = scored.
-type Got = Option<Option<i32>>;
-
 impl Z80Kbbk {
     fn new() -> Z80Kbbk {
-        let mut e = Engine::new(Build::Full).unwrap();
-        e.eval().unwrap(); // the active block gets the defaults (SELPRM)
-                           // LD A,7; OUT (04h),A; CALL KBBKEV; OUT (FFh),A at 7330h
-        let stub = sym("BBV") + 0x30;
-        let k = sym("KBBKEV").to_le_bytes();
-        let code = [0x3E, 7, 0xD3, 0x04, 0xCD, k[0], k[1], 0xD3, 0xFF];
-        e.machine.bus.mem[stub as usize..stub as usize + code.len()].copy_from_slice(&code);
+        // the stub at 7330h, past KBBK's RAM
+        let mut z = PagedCall::new(7, "KBBKEV", sym("BBV") + 0x30);
         // P_KBBK = 1: the procedure whoever is to move (2, the default, leaves the strong
         // side to move to Lüscher's module: kbbkev_answers_only_for_kbbk_and_only_when_on)
-        e.machine.bus.mem[sym("P_KBBK") as usize] = 1;
-        Z80Kbbk {
-            e,
-            stub,
-            board: sym("BOARD"),
-            color: sym("COLOR"),
-            t: 0,
-        }
+        z.mem()[sym("P_KBBK") as usize] = 1;
+        Z80Kbbk { z, t: 0 }
     }
 
     /// `p` with the strong side White (or Black: the board's ranks mirrored).
     fn call(&mut self, p: &Kbbk, black: bool) -> Got {
-        let m = &mut self.e.machine;
         let flip = if black { 56 } else { 0 };
-        let at = |s: u8| {
-            let s = s ^ flip;
-            (self.board + 21 + 10 * (s as u16 / 8) + s as u16 % 8) as usize
-        };
-        for s in 0..64u8 {
-            m.bus.mem[at(s)] = 0;
-        }
         let (c, o) = if black { (0x80, 0) } else { (0, 0x80) };
-        m.bus.mem[at(p.sk)] = 6 | c;
-        m.bus.mem[at(p.wk)] = 6 | o;
-        m.bus.mem[at(p.b1)] = 3 | c;
-        m.bus.mem[at(p.b2)] = 3 | c;
-        // POINTS' convention: COLOR is the side that has just moved
-        let white_to_move = p.strong_to_move != black;
-        m.bus.mem[self.color as usize] = if white_to_move { 0x80 } else { 0 };
-        m.cpu.pc = self.stub;
-        m.cpu.sp = 0x6000;
-        let t0 = m.cpu.t;
-        match m.run(10_000_000) {
-            z80chess::machine::StopReason::Exit(_) => {}
-            other => panic!("KBBKEV did not return: {other:?}"),
-        }
-        self.t = m.cpu.t - t0;
-        let (f, hl) = (m.cpu.f, m.cpu.hl() as i16 as i32);
-        if f & 1 != 0 {
-            Some(Some(hl))
-        } else if f & 0x40 != 0 {
-            None
-        } else {
-            Some(None)
-        }
+        let men = [
+            (p.sk ^ flip, 6 | c),
+            (p.wk ^ flip, 6 | o),
+            (p.b1 ^ flip, 3 | c),
+            (p.b2 ^ flip, 3 | c),
+        ];
+        let got = self.z.ending(&men, p.strong_to_move != black);
+        self.t = self.z.t;
+        got
     }
 }
 
@@ -441,7 +400,7 @@ fn kbbkev_answers_only_for_kbbk_and_only_when_on() {
     assert_eq!(dark(same.b1), dark(same.b2));
     assert_eq!(z.call(&same, false), None, "two bishops on one colour");
     let mode = sym("P_KBBK") as usize;
-    z.e.machine.bus.mem[mode] = 2;
+    z.z.mem()[mode] = 2;
     assert_eq!(
         z.call(&p, false),
         None,
@@ -457,7 +416,7 @@ fn kbbkev_answers_only_for_kbbk_and_only_when_on() {
         "P_KBBK = 2, the bare king to move"
     );
     assert_eq!(z.call(&bare, true), want(&bare), "P_KBBK = 2, Black strong");
-    z.e.machine.bus.mem[mode] = 0;
+    z.z.mem()[mode] = 0;
     assert_eq!(z.call(&p, false), None, "P_KBBK = 0");
     assert_eq!(z.call(&bare, false), None, "P_KBBK = 0");
 }

@@ -12,6 +12,10 @@
 use shakmaty::{Chess, Position};
 use std::sync::{Mutex, OnceLock};
 use z80chess::firmware::{Build, Engine};
+
+#[path = "common/paged_call.rs"]
+mod paged_call;
+use paged_call::{sym, PagedCall};
 use z80chess::tablebase::{kpk_bitbase, Metric, Store};
 
 fn store() -> &'static Mutex<Store> {
@@ -81,42 +85,26 @@ fn the_model_is_the_table_on_every_kpk_position() {
 
 /// The Z80's KPKEV, called on a position set into the board.
 struct Z80Kpk {
-    e: Engine,
-    stub: u16,
-    board: u16,
-    color: u16,
+    z: PagedCall,
     base: i32,
     t: u64,
 }
 
 impl Z80Kpk {
     fn new() -> Z80Kpk {
-        let sym = |n: &str| Build::Full.symbol(n).unwrap_or_else(|| panic!("no {n}"));
-        let mut e = Engine::new(Build::Full).unwrap();
-        e.eval().unwrap(); // the active block gets the defaults (SELPRM)
-        let word = |e: &Engine, n: &str| {
+        // the stub at RV+F0h, past KPK's RAM
+        let mut z = PagedCall::new(4, "KPKEV", sym("RV") + 0xF0);
+        let word = |z: &mut PagedCall, n: &str| {
             let a = sym(n) as usize;
-            i16::from_le_bytes([e.machine.bus.mem[a], e.machine.bus.mem[a + 1]]) as i32
+            i16::from_le_bytes([z.mem()[a], z.mem()[a + 1]]) as i32
         };
-        let base = word(&e, "P_RACE") + word(&e, "P_PAWN");
+        let base = word(&mut z, "P_RACE") + word(&mut z, "P_PAWN");
         // KPTOT, MV0W and BC0W 0: the term is the score itself
         for n in ["KPTOT", "MV0W", "BC0W"] {
             let a = sym(n) as usize;
-            e.machine.bus.mem[a..a + 2].copy_from_slice(&[0, 0]);
+            z.mem()[a..a + 2].copy_from_slice(&[0, 0]);
         }
-        // LD A,4; OUT (04h),A; CALL KPKEV; OUT (FFh),A
-        let stub = sym("RV") + 0xF0;
-        let k = sym("KPKEV").to_le_bytes();
-        let code = [0x3E, 4, 0xD3, 0x04, 0xCD, k[0], k[1], 0xD3, 0xFF];
-        e.machine.bus.mem[stub as usize..stub as usize + code.len()].copy_from_slice(&code);
-        Z80Kpk {
-            e,
-            stub,
-            board: sym("BOARD"),
-            color: sym("COLOR"),
-            base,
-            t: 0,
-        }
+        Z80Kpk { z, base, t: 0 }
     }
 
     /// KPKEV on White king `wk`, Black king `bk`, the pawn (White's when `white_pawn`):
@@ -129,25 +117,14 @@ impl Z80Kpk {
         white_pawn: bool,
         white_to_move: bool,
     ) -> Option<i32> {
-        let m = &mut self.e.machine;
-        let at = |s: u8| (self.board + 21 + 10 * (s as u16 / 8) + s as u16 % 8) as usize;
-        for s in 0..64u8 {
-            m.bus.mem[at(s)] = 0;
-        }
-        m.bus.mem[at(wk)] = 6;
-        m.bus.mem[at(bk)] = 0x86;
-        m.bus.mem[at(pawn)] = if white_pawn { 1 } else { 0x81 };
-        // POINTS' convention: COLOR is the side that has just moved
-        m.bus.mem[self.color as usize] = if white_to_move { 0x80 } else { 0 };
-        m.cpu.pc = self.stub;
-        m.cpu.sp = 0x6000;
-        let t0 = m.cpu.t;
-        match m.run(10_000_000) {
-            z80chess::machine::StopReason::Exit(_) => {}
-            other => panic!("KPKEV did not return: {other:?}"),
-        }
-        self.t = m.cpu.t - t0;
-        (m.cpu.f & 1 != 0).then_some(m.cpu.hl() as i16 as i32)
+        let men = [
+            (wk, 6),
+            (bk, 0x86),
+            (pawn, if white_pawn { 1 } else { 0x81 }),
+        ];
+        let (f, hl) = self.z.call(&men, white_to_move);
+        self.t = self.z.t;
+        (f & 1 != 0).then_some(hl)
     }
 }
 
