@@ -397,23 +397,27 @@ impl MachineBus {
         self.deadline = TStates::MAX;
         self.stop.take().map(|s| match s {
             StopReason::Fault(f) => StopReason::Fault(match f {
-                Fault::RomWrite { addr, .. } => Fault::RomWrite { addr, pc },
-                Fault::UnmappedWrite { addr, .. } => Fault::UnmappedWrite { addr, pc },
+                Fault::RomWrite { addr, .. } | Fault::UnmappedWrite { addr, .. } => {
+                    self.write_fault(addr, pc)
+                }
                 Fault::DataUnderflow { .. } => Fault::DataUnderflow { pc },
             }),
             s => s,
         })
     }
 
-    #[cold]
-    fn write_fault(&mut self, addr: u16) {
+    /// The fault of a write to `addr` that no RAM answers: into the ROM (the base ROM, or the
+    /// window showing a fitted page) or into nothing. Decided when the run stops, not in
+    /// [`Bus::write`]: no instruction both writes memory and selects a page, so the window is
+    /// as the write saw it.
+    fn write_fault(&self, addr: u16, pc: u16) -> Fault {
         let window = (WINDOW_START as u32..WINDOW_END).contains(&(addr as u32))
             && self.window_page().is_some();
-        self.stop(StopReason::Fault(if (addr as usize) < ROM_SIZE || window {
-            Fault::RomWrite { addr, pc: 0 }
+        if (addr as usize) < ROM_SIZE || window {
+            Fault::RomWrite { addr, pc }
         } else {
-            Fault::UnmappedWrite { addr, pc: 0 }
-        }));
+            Fault::UnmappedWrite { addr, pc }
+        }
     }
 }
 
@@ -426,8 +430,13 @@ impl Bus for MachineBus {
     fn write(&mut self, addr: u16, value: u8, _t: TStates) {
         if self.writable[addr as usize >> 13] {
             self.mem[addr as usize] = value;
-        } else {
-            self.write_fault(addr);
+        } else if self.deadline != 0 {
+            // The first stop stands (`deadline` is 0 exactly when one is recorded). Stored
+            // here with no call, so the handlers that write keep their registers (a call on
+            // the fault path cost them a prologue saving four to six, #34); which fault it was
+            // is decided by `take_stop`.
+            self.stop = Some(StopReason::Fault(Fault::UnmappedWrite { addr, pc: 0 }));
+            self.deadline = 0;
         }
     }
     fn port_in(&mut self, port: u16, t: TStates) -> u8 {

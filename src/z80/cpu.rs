@@ -52,6 +52,9 @@ pub struct Cpu {
     pub(crate) end: u64,
     /// M1 cycles the batch loop's handlers ran and R has not counted yet; 0 outside it.
     pub(crate) m1: u8,
+    /// The address of the last instruction a chain of the batch loop's handlers ran; 0
+    /// outside it.
+    pub(crate) last: u16,
 }
 
 impl Default for Cpu {
@@ -96,6 +99,7 @@ impl Cpu {
             prev_q: 0,
             end: 0,
             m1: 0,
+            last: 0,
         }
     }
 

@@ -72,9 +72,10 @@ macro_rules! by_opcode {
 }
 
 /// The batch loop's handlers: one function per unprefixed opcode (the prefix pages inside the
-/// handlers of CB, ED, DD and FD), called through [`Handlers::MAIN`] with the T counter and PC
-/// in argument registers and returning them in two (see [`Cpu::batch`]).
-type Handler<B> = fn(&mut Cpu, &mut B, TStates, u64) -> (TStates, u64);
+/// handlers of CB, ED, DD and FD), called through [`Handlers::MAIN`] with the T counter, PC
+/// and the M1 counter in argument registers and returning T and PC in two (see
+/// [`Cpu::batch`]).
+type Handler<B> = fn(&mut Cpu, &mut B, TStates, u64, u64) -> (TStates, u64);
 
 macro_rules! handler_table {
     ($B:ty) => {
@@ -92,29 +93,52 @@ impl<B: Bus> Handlers<B> {
     const MAIN: [Handler<B>; 256] = handler_table!(B);
 }
 
-/// The handler of the unprefixed opcode `N` at `pc`, whose M1 cycle the loop has put on the
-/// bus at `t`: runs the instruction with A, F, Q and the M1 counter loaded from `cpu` and
-/// stored back, and returns the counter and PC after it.
-fn handle<const N: u8, B: Bus>(cpu: &mut Cpu, bus: &mut B, t: TStates, pc: u64) -> (TStates, u64) {
+/// The handler of the unprefixed opcode `N` at `pc`, whose M1 cycle has been put on the bus
+/// at `t`, with `m1` the M1 cycles R has not counted yet (the fetch of `N` not among them):
+/// runs the instruction with A, F and Q loaded from `cpu` and stored back, then, unless the counter has reached `cpu.end` or the bus's deadline, fetches the
+/// next opcode and jumps to its handler (a call in tail position: LLVM makes it a jump, so
+/// each handler ends in its own indirect jump and no loop is returned to). Returns the counter
+/// and PC after the last instruction of the chain, whose address it leaves in `cpu.last`
+/// (and the M1 count in `cpu.m1`: passed in a register along the chain, not through memory,
+/// where each instruction's add waited for the last one's store).
+///
+/// The chain is bounded by `end` (see [`Cpu::batch`]), so a build in which the tail calls
+/// stay calls still runs, with at most [`CHAIN_T`] / 4 frames on the stack.
+fn handle<const N: u8, B: Bus>(
+    cpu: &mut Cpu,
+    bus: &mut B,
+    t: TStates,
+    pc: u64,
+    m1: u64,
+) -> (TStates, u64) {
     let prev_q = cpu.q;
     let mut k = Core {
         pc: (pc as u16).wrapping_add(1),
         t: t + 4,
-        m1: cpu.m1.wrapping_add(1),
+        m1: (m1 as u8).wrapping_add(1),
         a: cpu.a,
         f: cpu.f,
         q: 0,
         cpu,
     };
     k.exec_main::<HL, B>(bus, N, prev_q);
-    let (t, pc) = (k.t, k.pc as u64);
+    let (t, next, m1) = (k.t, k.pc, k.m1);
     let cpu = k.cpu;
     cpu.a = k.a;
     cpu.f = k.f;
     cpu.q = k.q;
-    cpu.m1 = k.m1;
-    (t, pc)
+    if t >= cpu.end || t >= bus.deadline() {
+        cpu.last = pc as u16;
+        cpu.m1 = m1;
+        return (t, next as u64);
+    }
+    let op = bus.fetch(next, t);
+    Handlers::<B>::MAIN[op as usize](cpu, bus, t, next as u64, m1 as u64)
 }
+
+/// The longest chain of handlers [`Cpu::batch`] starts, in T-states: its bound on the stack
+/// if the tail calls are not made jumps (an unoptimised build), at most 512 frames.
+const CHAIN_T: TStates = 2048;
 
 /// Why [`Cpu::run`] returned, with the address of the last instruction it ran (where a fault
 /// the bus saw happened).
@@ -188,16 +212,34 @@ impl Cpu {
     /// Returns the address of the last instruction it ran.
     ///
     /// Its speed rests on which values stay in host registers from one instruction to the
-    /// next (issue #34). Only two are carried here, T and PC, which each opcode's handler (a
+    /// next (issue #34). Only two are carried, T and PC, which each opcode's handler (a
     /// function per unprefixed opcode, through [`Handlers::MAIN`]) takes and returns in
     /// registers; A, F, Q and the M1 counter live in the `Cpu` behind the pointer, loaded and
     /// stored by the handler ([`Core`]); the stops are two compares against memory, `self.end`
-    /// (the limit, lowered to 0 by HALT, EI and LD A,I/R, whose latches matter only when the
-    /// batch ends) and the bus's deadline. Each handler is register-allocated alone, so no
-    /// spill choice over 256 arms puts PC in a stack slot. Against the loop it replaced (a copy
-    /// of the registers in locals, one 256-way `match`), same machine, user time best of 3
+    /// (lowered to 0 by HALT, EI and LD A,I/R, whose latches matter only when the batch ends)
+    /// and the bus's deadline. Each handler is register-allocated alone, so no spill choice
+    /// over 256 arms puts PC in a stack slot. Against the loop before it (a copy of the
+    /// registers in locals, one 256-way `match`), same machine, user time best of 3
     /// alternating: kiwipete 1978 level 3 0.39 s against 0.46 s, `z80chess bench` 2.87 s
     /// against 3.41 s; callgrind, kiwipete level 2: 411.7 M host instructions against 593.3 M.
+    ///
+    /// Threaded dispatch: each handler ends by testing the stops, fetching the next opcode and
+    /// jumping to its handler (a call in tail position, which LLVM makes a jump: every handler
+    /// of both buses ends in `jmp *(table,op,8)`), so there is no call, return and argument
+    /// shuffle per instruction, and each handler's jump is predicted apart. This loop only
+    /// starts chains of at most [`CHAIN_T`] T-states (`self.end` = the limit or the chain's
+    /// end, whichever is first), so without the jumps the stack would still be bounded; a
+    /// chain that ends for that reason alone is continued. `z80chess bench` 1.94 s against
+    /// 2.86 s (user, best of 3, alternating); callgrind, kiwipete level 2: 334.2 M host
+    /// instructions against 398.3 M (the same loop calling each handler).
+    ///
+    /// The M1 counter rides along the chain as the handlers' fifth argument (a register), not
+    /// in the `Cpu`: there each instruction's increment waited for the last one's store to
+    /// forward. 340.1 M host instructions against 334.2 M (a move per handler) but `bench`
+    /// 1.87 s against 2.11 s (user, best of 3, alternating). Not done, and why: a T-state
+    /// table per opcode for buses that ignore `t` (every handler already adds one constant
+    /// per path: LLVM folds the cycles' adds, e.g. JR NZ adds 12 or 7); A and F as arguments
+    /// too (one argument register is left, and packing them costs a shift chain, 22137c2).
     ///
     /// What ran slower, and what the loop head's disassembly showed (callgrind cannot rank
     /// them: a stack reload is one instruction; check with `perf record -e cpu-clock` and
@@ -218,18 +260,17 @@ impl Cpu {
     fn batch<B: Bus>(&mut self, bus: &mut B, limit: TStates) -> u16 {
         debug_assert!(!self.halted);
         // The first instruction clears the EI and LD A,I/R latches; the instructions that set
-        // them (and HALT) end the batch by lowering `end`.
+        // them (and HALT) end the batch by lowering `end` to 0.
         self.ei = false;
         self.p = false;
-        self.end = limit;
         let mut t = self.t;
         let mut pc = self.pc as u64;
-        let mut last;
         loop {
-            last = pc as u16;
-            let op = bus.fetch(last, t);
-            (t, pc) = Handlers::<B>::MAIN[op as usize](self, bus, t, pc);
-            if t >= self.end || t >= bus.deadline() {
+            let end = limit.min(t.saturating_add(CHAIN_T));
+            self.end = end;
+            let op = bus.fetch(pc as u16, t);
+            (t, pc) = Handlers::<B>::MAIN[op as usize](self, bus, t, pc, self.m1 as u64);
+            if t >= limit || t >= bus.deadline() || self.end != end {
                 break;
             }
         }
@@ -239,7 +280,7 @@ impl Cpu {
         self.r = (self.r & 0x80) | (self.r.wrapping_add(m1) & 0x7F);
         self.m1 = 0;
         self.end = 0;
-        last
+        std::mem::take(&mut self.last)
     }
 }
 
