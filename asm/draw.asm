@@ -183,7 +183,7 @@ DPADR:  ADD     A,A
 ; carry if it is a draw (not at the root), then HL = its value for the side
 ; to move here (the engine's min(n, P_DRAWW), negated at even plies).
 ;   clobbers: all but IX   cost: about 8,000 T + 60 T per key compared
-;   CALLED BY: SRCH
+;   CALLED BY: KBDRW, SRCH
 ;   CALLS:     DPADR, GHADR, IRREV, KEYEQ, NEGHL, ROOTV, ZKEY
 DRAWCK: CALL    ZKEY
         LD      A,(IX+F_PLY)

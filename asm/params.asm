@@ -188,7 +188,10 @@
 ;   8Ah-9Fh  free: #35's
 ;
 ;   issue #36 item 2: the KBNK mating procedure (full/kbnk.asm), from A0h
-;   A0h  P_KBNK   b   2   2 scores KBNK by the fitted tables (KBTAB,
+;   A0h  P_KBNK   b   3   3 scores KBNK by the fitted tables, a position
+;                         that repeats one of the path or the game (or
+;                         meets the 50-move rule) a draw at the leaves too
+;                         (KBDRW); 2 by the tables alone (KBTAB,
 ;                         full/kbnk_tables.asm: 92 of 100 converted at 180 s,
 ;                         every draw held); 1 by the mating procedure (page
 ;                         6; it converts fewer than the module); 0 by
@@ -381,7 +384,7 @@ DEFPRM: DB      0FCh            ; P_FLAGS: bits 2, 3 (#12), 4, 5 (#14), 6, 7 (#1
         DB      32                      ; P_QDELT (#35 step 2: 2 pawns)
         DS      0A0h-($-DEFPRM)         ; 8Ah-9Fh: #35's
         ; issue #36 item 2: the KBNK mating procedure, from offset A0h
-        DB      2                       ; P_KBNK: the fitted tables (see asm/README.md)
+        DB      3                       ; P_KBNK: the fitted tables, leaf draws (see asm/README.md)
         DB      8,24,8,8                ; P_KBGR, P_KBKD, P_KBND, P_KBFL
         DB      8                       ; P_KBUNC
         DS      0B0h-($-DEFPRM)         ; A6h-AFh: the KBNK procedure's

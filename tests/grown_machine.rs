@@ -155,7 +155,7 @@ fn the_grown_block_round_trips_through_w_and_v() {
         );
         assert_eq!(
             now[0xA0..0xA6],
-            [2, 8, 24, 8, 8, 8],
+            [3, 8, 24, 8, 8, 8],
             "{b}: the KBNK procedure's defaults (#36: P_KBNK, P_KBGR, P_KBKD, P_KBND, P_KBFL, P_KBUNC)"
         );
         if b != Block::D4 {

@@ -373,9 +373,9 @@ fn the_rom_holds_the_models_gradients_and_weights() {
     let w = Weights::DEFAULT;
     assert_eq!(
         b("P_KBNK"),
-        2,
-        "the fitted tables by default (92 of 100 at 180 s a move; the procedure converts \
-         fewer than the module)"
+        3,
+        "the fitted tables with the leaves' draws by default (91 of 100 at level 3, 62 \
+         without them; the procedure converts fewer than the module)"
     );
     assert_eq!(
         [
@@ -528,4 +528,54 @@ fn fit() {
         (beta[65] * unit).round().max(0.0),
         (beta[66] * unit).round().max(0.0)
     );
+}
+
+/// Whether the Z80's principal variation at `level` after `moves` (UCI) from `fen`, played
+/// into the firmware (so that it sees the game's history), with P_KBNK = `mode`, reaches a
+/// position of the game (the same men on the same squares, the same side to move); and its
+/// move.
+fn pv_repeats(fen: &str, moves: &str, mode: u8, level: u8) -> (bool, String) {
+    use shakmaty::{fen::Fen, uci::UciMove, CastlingMode, Chess, Position};
+    use z80chess::firmware::{params::ParamFile, sargon, FwMove};
+    let mut e = Engine::new(Build::Full).unwrap();
+    let pf = ParamFile::parse(&format!("[default]\nP_KBNK = {mode}\n"), "test").unwrap();
+    e.load_params(&pf).unwrap();
+    let f: Fen = fen.parse().unwrap();
+    let mut pos: Chess = f.into_position(CastlingMode::Standard).unwrap();
+    sargon::load(&mut e, &pos).unwrap();
+    let key = |p: &Chess| (p.board().clone(), p.turn());
+    let mut seen = vec![key(&pos)];
+    for u in moves.split_whitespace() {
+        let m = u.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+        e.play(FwMove::from_move(&m)).unwrap();
+        pos.play_unchecked(m);
+        seen.push(key(&pos));
+    }
+    let r = e.search(level, false).unwrap();
+    assert!(r.pv.len() >= level as usize, "{:?}", r.pv);
+    let mut repeats = false;
+    for fm in &r.pv {
+        let m = fm.to_move(&pos).unwrap();
+        pos.play_unchecked(m);
+        repeats |= seen.contains(&key(&pos));
+    }
+    (repeats, r.best.uci())
+}
+
+/// P_KBNK = 3 (KBDRW): a KBNK leaf that repeats a position of the game scores a draw, as
+/// a node does (and as the host model's search scores it: tests/kbnk_fit.rs `replay`).
+/// From seed 1's start 1k6/8/8/8/8/1N2B3/8/2K5 w (`endgame-test kbnk --build full --level
+/// 3`), after ten moves (White Kf3 Be5 Ne4, Black Kh1) the tables alone (P_KBNK = 2) play
+/// Kg3 for the line Kg3 Kg1 Kf3, which is the position after 10. Ne4 again but was scored
+/// at the leaf as a new one (the game went on to the 50-move rule); with the leaf's draws
+/// the line the Z80 plays for reaches no position of the game.
+#[test]
+fn a_kbnk_leaf_that_repeats_a_game_position_is_a_draw() {
+    let fen = "1k6/8/8/8/8/1N2B3/8/2K5 w - - 0 1";
+    let moves = "c1d2 b8c7 d2c3 c7d6 b3c5 d6e5 c3c4 e5f5 e3d4 f5g4 d4e5 g4f3 c4d3 f3g2 \
+                 d3e2 g2h1 e2f3 h1g1 c5e4 g1h1";
+    assert_eq!(pv_repeats(fen, moves, 2, 3), (true, "f3g3".into()), "the tables alone");
+    let (repeats, best) = pv_repeats(fen, moves, 3, 3);
+    assert!(!repeats, "{best}: its line repeats a position of the game");
+    assert_ne!(best, "f3g3");
 }

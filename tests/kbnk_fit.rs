@@ -239,3 +239,73 @@ fn explore() {
         }
     }
 }
+
+/// The strong side White: a shakmaty position as the table's men.
+fn kbnk_of(pos: &shakmaty::Chess) -> Kbnk {
+    use shakmaty::{Color, Position, Role};
+    let b = pos.board();
+    let sq = |c: Color, r: Role| {
+        let s = (b.by_color(c) & b.by_role(r)).first().expect("a KBNK position");
+        u32::from(s) as u8
+    };
+    Kbnk {
+        sk: sq(Color::White, Role::King),
+        wk: sq(Color::Black, Role::King),
+        b: sq(Color::White, Role::Bishop),
+        n: sq(Color::White, Role::Knight),
+        strong_to_move: pos.turn() == Color::White,
+    }
+}
+
+/// A game the Z80 played (`KF_FEN`, White strong, and `KF_MOVES`, its SAN movetext as
+/// `endgame-test -v` prints it) replayed against the host model's `KF_DEPTH`-ply search
+/// (default 3): at each of White's moves, the host's score of the Z80's move, the host's
+/// best score and how many moves share it, and the table's plies to mate after each.
+/// Prints where the Z80 chose a move the host scores below its best.
+#[test]
+#[ignore = "a diagnostic: set KF_FEN and KF_MOVES"]
+fn replay() {
+    use shakmaty::{fen::Fen, san::San, CastlingMode, Chess, Position};
+    let (Ok(fen), Ok(moves)) = (std::env::var("KF_FEN"), std::env::var("KF_MOVES")) else {
+        return;
+    };
+    let depth = env("KF_DEPTH", 3);
+    let m = fit(Config::edge_triple());
+    let leaf = |p: &Kbnk| m.score(p);
+    let mut sim = Sim::new(&leaf, &val);
+    let f: Fen = fen.parse().unwrap();
+    let mut pos: Chess = f.into_position(CastlingMode::Standard).unwrap();
+    let mut hist = Vec::new();
+    let mut n = 0;
+    for tok in moves.split_whitespace() {
+        if tok.ends_with('.') {
+            continue;
+        }
+        let p = kbnk_of(&pos);
+        hist.push(p);
+        let mv = tok.parse::<San>().unwrap().to_move(&pos).unwrap();
+        let mut next = pos.clone();
+        next.play_unchecked(mv);
+        if p.strong_to_move {
+            n += 1;
+            let q = kbnk_of(&next);
+            let sc = sim.scores(&hist, &p, depth);
+            let best = sc.iter().map(|s| s.1).max().unwrap();
+            let ties = sc.iter().filter(|s| s.1 == best).count();
+            let mine = sc.iter().find(|s| s.0 == q).map(|s| s.1).unwrap();
+            let bests: Vec<String> = sc
+                .iter()
+                .filter(|s| s.1 == best)
+                .map(|s| format!("{}", dtm(&s.0).unwrap_or(-1)))
+                .collect();
+            println!(
+                "{n:2}. {tok:6} host {mine:6} best {best:6} ({ties} share it, plies to mate after \
+                 them {}) this {} {}",
+                bests.join(","),
+                dtm(&q).unwrap_or(-1),
+                if mine < best { "<-- below the host's best" } else { "" }
+            );
+        }
+        pos = next;
+    }
+}

@@ -57,7 +57,8 @@ KTKEY   EQU     KNV+1Ch         ; 4  the four squares under a symmetry
 KTBST   EQU     KNV+20h         ; 4  the least of them (the normalised men)
 KTWK0   EQU     KNV+24h         ; 2  KBREP: the bare king's square
 KTMIN   EQU     KNV+26h         ; 2  the least score so far
-        ASSERT  KTMIN + 2 <= KNV + 100h, "KBNK's RAM outgrew 7000h-70FFh"
+KDFRM   EQU     KNV+28h         ; 1  KBDRW: a search frame's F_PLY byte
+        ASSERT  KDFRM + F_PLY < KNV + 100h, "KBNK's RAM outgrew 7000h-70FFh"
         ASSERT  KTT == KTS + 4, "KTSQ writes T four bytes after S"
 
 KBBASE  EQU     20000           ; a claimed win (the strong side's view)
@@ -69,7 +70,9 @@ KBFAR   EQU     4               ; a piece this far from the bare king is safe
 ; KBNKEV: KBNK scored by the mating procedure (the header above), or with
 ; P_KBNK = 2 by the fitted tables (KBTAB below): the strong side to move, its
 ; score; the bare king to move, the declines, mates and stalemates above, else
-; its best step's (KBREP); no position is left unclaimed there.
+; its best step's (KBREP); no position is left unclaimed there. P_KBNK = 3:
+; the tables, a position that is a draw by repetition or the 50-move rule
+; as a node of the search (KBDRW) scoring 0.
 ;   in: COLOR = the side that has just moved (POINTS' convention); LUSPRE's
 ;   quick look passed (no pawn or queen, at most four men)
 ;   out: carry = scored, HL = the score (the side to move's view); LUSMEN,
@@ -80,7 +83,7 @@ KBFAR   EQU     4               ; a piece this far from the bare king is safe
 ;   cost: about 3,500 T (LUSCAN) + 3,000-6,000 T; the tables: + 2,200 T
 ;   (the strong side to move), + 3,000 T + 2,600 T a flight square
 ;   CALLED BY: KBPRE
-;   CALLS:     KBCHB, KBCOV, KBFLT, KBMUL, KBREP, KBSUB, KBTAB, LUSCAN
+;   CALLS:     KBCHB, KBCOV, KBDRW, KBFLT, KBMUL, KBREP, KBSUB, KBTAB, LUSCAN
 KBNKEV: CALL    LUSCAN
         JP      NC,.not
         LD      A,(LUSN)
@@ -112,9 +115,11 @@ KBNKEV: CALL    LUSCAN
         LD      B,A
         LD      A,(P_KBNK)      ; the tables with the strong side to move:
         CP      2               ; KBTAB's score is the side to move's
-        JR      NZ,.proc
+        JR      C,.proc
         DEC     B
         JR      NZ,.proc
+        CALL    KBDRW           ; (P_KBNK = 3: a path or game draw first)
+        JP      C,.drw
         CALL    KBTAB
         JP      .out
 .proc:  LD      DE,(KBS)        ; each piece covered by the other men?
@@ -170,7 +175,9 @@ KBNKEV: CALL    LUSCAN
         RET
 .sc:    LD      A,(P_KBNK)      ; the tables (the bare king to move): its
         CP      2               ; best step's score
-        JR      NZ,.grd
+        JR      C,.grd
+        CALL    KBDRW           ; (P_KBNK = 3: a path or game draw first)
+        JP      C,.drw
         CALL    KBREP
         JP      .view
 .grd:   LD      A,(KBS)         ; the gradient of the bishop's colour
@@ -241,6 +248,9 @@ KBNKEV: CALL    LUSCAN
         SUB     H
         LD      H,A
 .out:   SCF
+        RET
+.drw:   LD      HL,0            ; a draw, as a stalemate
+        SCF
         RET
 .not:   XOR     A               ; Z, no carry
         RET
@@ -736,6 +746,53 @@ KBREP:  LD      HL,(KWK)
         POP     HL
 .nx:    DJNZ    .d
         LD      HL,(KTMIN)
+        RET
+
+; KBDRW: with P_KBNK = 3, in a search (NPLY > 0) scoring draws (P_FLAGS bit
+; 2): carry if the position evaluated, the one after a move at ply NPLY, is
+; a draw as SRCH would score it as a node of ply NPLY + 1 (draw.asm's
+; DRAWCK, run on a frame of that ply): its halfmove clock reaches 100, or it
+; repeats a position of the search's path or of the game with the same side
+; to move. Without it a KBNK leaf that repeats a position scores as a new one
+; (SRCH tests draws at nodes, not at the leaves), so a 3-ply search takes a
+; king step there and back (Kg3 Kg1 Kf3) for progress, and the games run
+; into the 50-move rule; the host model (tests/kbnk_fit.rs) scores such a
+; leaf a draw. DRAWCK counts DRWCNT, so no table entry stores a score
+; below that saw it.
+;   in: COLOR = the side that has just moved (POINTS' convention), NPLY,
+;   LASTMV (the move just made)   out: carry = a draw
+;   clobbers: all but IX   cost: 40 T off; about 8,500 T + 60 T a key
+;   CALLED BY: KBNKEV
+;   CALLS:     DRAWCK
+KBDRW:  LD      A,(P_KBNK)
+        CP      3
+        JR      NZ,.no
+        LD      A,(P_FLAGS)
+        AND     4
+        JR      Z,.no
+        LD      A,(NPLY)
+        OR      A
+        JR      Z,.no           ; not in a search
+        INC     A
+        LD      (KDFRM+F_PLY),A ; the frame of ply NPLY + 1
+        LD      HL,COLOR        ; its side to move (ZKEY's key)
+        LD      A,(HL)
+        XOR     80h
+        LD      (HL),A
+        PUSH    IX
+        LD      IX,KDFRM
+        CALL    DRAWCK
+        POP     IX
+        SBC     A,A             ; B = FFh: a draw
+        LD      B,A
+        LD      HL,COLOR
+        LD      A,(HL)
+        XOR     80h
+        LD      (HL),A
+        LD      A,B
+        ADD     A,A             ; carry = a draw
+        RET
+.no:    OR      A
         RET
 
         INCLUDE "kbnk_tables.asm" ; KBTBAS .. KBTTRI (generated)

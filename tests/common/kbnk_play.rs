@@ -185,6 +185,21 @@ impl<'a> Sim<'a> {
         chosen
     }
 
+    /// Each strong move's `depth`-ply score from `p` (strong to move), the positions of
+    /// `history` (the game so far, `p` included) counting as seen (a draw), as in `play`.
+    pub fn scores(&mut self, history: &[Kbnk], p: &Kbnk, depth: usize) -> Vec<(Kbnk, i32)> {
+        self.seen = history.iter().map(key).collect();
+        let mut ms = Vec::new();
+        legal_moves(&men_of(p), WHITE, usize::MAX, &mut ms);
+        let mut out = Vec::new();
+        for m in &ms {
+            let Some(q) = after(p, m) else { continue };
+            let v = self.search(&q, depth - 1, 1, -MATE - 1, MATE + 1);
+            out.push((q, v));
+        }
+        out
+    }
+
     /// Plays from `p` (strong to move): Ok(moves) when mated within 50 moves, else
     /// Err(the fewest plies to mate reached).
     pub fn play(&mut self, mut p: Kbnk, depth: usize) -> Result<u32, u32> {
