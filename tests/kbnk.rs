@@ -17,6 +17,10 @@
 mod kbnk_play;
 
 use kbnk_play::{drawn, men_of, randoms, starts, Sim};
+
+#[path = "common/paged_call.rs"]
+mod paged_call;
+use paged_call::{sym, Got, PagedCall};
 use std::sync::{Mutex, OnceLock};
 use z80chess::firmware::{Build, Engine};
 use z80chess::luscher::kbnk::{self, eval, Kbnk, Verdict, Weights};
@@ -122,23 +126,11 @@ fn the_models_claims_are_the_tables_on_every_kbnk_position() {
 
 // ---- the Z80 against the model --------------------------------------------------------
 
-fn sym(n: &str) -> u16 {
-    Build::Full
-        .symbol(n)
-        .unwrap_or_else(|| panic!("no symbol {n}"))
-}
-
 /// KBNKEV called on a board holding the position.
 struct Z80Kbnk {
-    e: Engine,
-    stub: u16,
-    board: u16,
-    color: u16,
+    z: PagedCall,
     t: u64,
 }
-
-/// What KBNKEV returned: None = not KBNK; Some(None) = declined; Some(Some(hl)) = scored.
-type Got = Option<Option<i32>>;
 
 impl Z80Kbnk {
     fn new() -> Z80Kbnk {
@@ -147,58 +139,25 @@ impl Z80Kbnk {
 
     /// With P_KBNK = `mode` in the active block (2: the tables).
     fn with(mode: u8) -> Z80Kbnk {
-        let mut e = Engine::new(Build::Full).unwrap();
-        e.eval().unwrap(); // the active block gets the defaults (SELPRM)
-        e.machine.bus.mem[sym("P_KBNK") as usize] = mode;
-        // LD A,6; OUT (04h),A; CALL KBNKEV; OUT (FFh),A at the top of KBNK's RAM
-        let stub = sym("KNV") + 0xF0;
-        let k = sym("KBNKEV").to_le_bytes();
-        let code = [0x3E, 6, 0xD3, 0x04, 0xCD, k[0], k[1], 0xD3, 0xFF];
-        e.machine.bus.mem[stub as usize..stub as usize + code.len()].copy_from_slice(&code);
-        Z80Kbnk {
-            e,
-            stub,
-            board: sym("BOARD"),
-            color: sym("COLOR"),
-            t: 0,
-        }
+        // the stub at the top of KBNK's RAM
+        let mut z = PagedCall::new(6, "KBNKEV", sym("KNV") + 0xF0);
+        z.mem()[sym("P_KBNK") as usize] = mode;
+        Z80Kbnk { z, t: 0 }
     }
 
     /// `p` with the strong side White (or Black: the board's ranks mirrored).
     fn call(&mut self, p: &Kbnk, black: bool) -> Got {
-        let m = &mut self.e.machine;
         let flip = if black { 56 } else { 0 };
-        let at = |s: u8| {
-            let s = s ^ flip;
-            (self.board + 21 + 10 * (s as u16 / 8) + s as u16 % 8) as usize
-        };
-        for s in 0..64u8 {
-            m.bus.mem[at(s)] = 0;
-        }
         let (c, o) = if black { (0x80, 0) } else { (0, 0x80) };
-        m.bus.mem[at(p.sk)] = 6 | c;
-        m.bus.mem[at(p.wk)] = 6 | o;
-        m.bus.mem[at(p.b)] = 3 | c;
-        m.bus.mem[at(p.n)] = 2 | c;
-        // POINTS' convention: COLOR is the side that has just moved
-        let white_to_move = p.strong_to_move != black;
-        m.bus.mem[self.color as usize] = if white_to_move { 0x80 } else { 0 };
-        m.cpu.pc = self.stub;
-        m.cpu.sp = 0x6000;
-        let t0 = m.cpu.t;
-        match m.run(10_000_000) {
-            z80chess::machine::StopReason::Exit(_) => {}
-            other => panic!("KBNKEV did not return: {other:?}"),
-        }
-        self.t = m.cpu.t - t0;
-        let (f, hl) = (m.cpu.f, m.cpu.hl() as i16 as i32);
-        if f & 1 != 0 {
-            Some(Some(hl))
-        } else if f & 0x40 != 0 {
-            None
-        } else {
-            Some(None)
-        }
+        let men = [
+            (p.sk ^ flip, 6 | c),
+            (p.wk ^ flip, 6 | o),
+            (p.b ^ flip, 3 | c),
+            (p.n ^ flip, 2 | c),
+        ];
+        let got = self.z.ending(&men, p.strong_to_move != black);
+        self.t = self.z.t;
+        got
     }
 }
 
@@ -574,7 +533,11 @@ fn a_kbnk_leaf_that_repeats_a_game_position_is_a_draw() {
     let fen = "1k6/8/8/8/8/1N2B3/8/2K5 w - - 0 1";
     let moves = "c1d2 b8c7 d2c3 c7d6 b3c5 d6e5 c3c4 e5f5 e3d4 f5g4 d4e5 g4f3 c4d3 f3g2 \
                  d3e2 g2h1 e2f3 h1g1 c5e4 g1h1";
-    assert_eq!(pv_repeats(fen, moves, 2, 3), (true, "f3g3".into()), "the tables alone");
+    assert_eq!(
+        pv_repeats(fen, moves, 2, 3),
+        (true, "f3g3".into()),
+        "the tables alone"
+    );
     let (repeats, best) = pv_repeats(fen, moves, 3, 3);
     assert!(!repeats, "{best}: its line repeats a position of the game");
     assert_ne!(best, "f3g3");
