@@ -245,7 +245,9 @@ fn kbnk_of(pos: &shakmaty::Chess) -> Kbnk {
     use shakmaty::{Color, Position, Role};
     let b = pos.board();
     let sq = |c: Color, r: Role| {
-        let s = (b.by_color(c) & b.by_role(r)).first().expect("a KBNK position");
+        let s = (b.by_color(c) & b.by_role(r))
+            .first()
+            .expect("a KBNK position");
         u32::from(s) as u8
     };
     Kbnk {
@@ -303,7 +305,11 @@ fn replay() {
                  them {}) this {} {}",
                 bests.join(","),
                 dtm(&q).unwrap_or(-1),
-                if mine < best { "<-- below the host's best" } else { "" }
+                if mine < best {
+                    "<-- below the host's best"
+                } else {
+                    ""
+                }
             );
         }
         pos = next;
