@@ -112,6 +112,7 @@ LUSCLR: LD      HL,LUSHC
 ; BC0W, which the search measures from) is the module's score; BRKDN holds
 ; it as BK_LUS, every other term 0; MTRLW = the men's material (a root's
 ; MV0W); KV's material bytes say "pieces, no pawns" (EGROOT reads them).
+; K+B or K+N v K, which the module does not know, scores 0 (a draw).
 ;   out: carry = scored   clobbers: A, BC, DE, HL (IX and IY kept)
 ;   cost when silent: 50 T (P_LUS = 0), about 40 T a square up to the first
 ;   pawn or queen or the fifth man (150-300 T in most positions)
@@ -156,7 +157,7 @@ LUSPRE: LD      A,(P_LUS)
         JR      C,.sc
         JR      NZ,.no
         CALL    LUSEV
-        JR      NC,.no
+        JR      NC,.kmin
         PUSH    HL              ; a piece the bare king takes now is left to
         LD      IY,LUSMEN+32    ; POINTS' exchange evaluator: the weak side
         LD      A,(LUSN)        ; to move (bit 16), attacked by the king (8),
@@ -198,6 +199,21 @@ LUSPRE: LD      A,(P_LUS)
         RET
 .hang:  POP     HL
         OR      A
+        JR      .no
+.kmin:  LD      A,(LUSN)        ; not the module's: K+B or K+N v K (three
+        CP      3               ; men, none a rook; LUSCAN's list) is a
+        JR      NZ,.nokm        ; draw, no mate can be forced: 0, not the
+        LD      B,A             ; minor's material (which the search would
+        LD      HL,LUSTMP+1     ; keep rather than allow a repetition)
+        LD      DE,5
+.km:    LD      A,(HL)
+        CP      ROOK
+        JR      Z,.nokm
+        ADD     HL,DE
+        DJNZ    .km
+        LD      HL,0
+        JR      .sc
+.nokm:  OR      A
         JR      .no
 
 ; KBPRE: KBNKEV (full/kbnk.asm) in page 6 when P_KBNK is not 0, the page

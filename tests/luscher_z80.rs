@@ -517,6 +517,53 @@ fn a_module_position_leaves_nothing_in_the_next_breakdown() {
     assert_eq!(term(&kp, "K+RP+wrong bishop"), 0);
 }
 
+/// K+B or K+N against a bare king cannot be won: POINTS scores 0 there (LUSPRE's `.kmin`), not
+/// the minor's material, which made the search give a piece up rather than allow a repetition
+/// (`8/4kB2/3N4/8/5K2/8/8/8 w`: Nf5+ and the bishop falls). The module's KRK, K+N+N v K and
+/// P_LUS = 0 keep their scores.
+#[test]
+fn a_lone_minor_against_a_bare_king_is_a_draw() {
+    use z80chess::firmware::params::ParamFile;
+    use z80chess::firmware::{parse_fen, sargon};
+    let mut e = Engine::new(Build::Full).unwrap();
+    let mut eval = |e: &mut Engine, fen: &str| {
+        sargon::load(e, &parse_fen(fen).unwrap()).unwrap();
+        e.eval().unwrap_or_else(|err| panic!("{fen}: {err}"))
+    };
+    let draws = [
+        "8/8/8/4k3/8/8/8/2B1K3 w - - 0 40",
+        "8/8/8/4k3/8/8/8/2B1K3 b - - 0 40",
+        "8/4kb2/8/8/8/8/8/4K3 w - - 0 40",
+        "8/8/3n4/4k3/8/8/8/4K3 b - - 0 40",
+        "7k/8/8/8/8/8/6N1/K7 w - - 0 60",
+        "8/8/8/8/8/2k5/8/K1n5 w - - 0 60",
+    ];
+    for fen in draws {
+        let ev = eval(&mut e, fen);
+        assert_eq!(
+            (ev.total, ev.side_to_move),
+            (0, 0),
+            "{fen}: {}",
+            ev.report()
+        );
+    }
+    let krk = eval(&mut e, "8/8/8/4k3/8/8/8/R3K3 b - - 0 40");
+    assert!(krk.total > 10 * 256, "KRK: {}", krk.report());
+    let knnk = eval(&mut e, "8/8/8/4k3/8/8/8/1N2KN2 b - - 0 40");
+    assert!(
+        knnk.total > 5 * 256,
+        "K+N+N v K keeps its material: {}",
+        knnk.report()
+    );
+    // the module off: the minor's material again
+    let off = ParamFile::parse("[default]\nP_LUS = 0\n", "off").unwrap();
+    e.load_params(&off).unwrap();
+    for fen in &draws[..2] {
+        let ev = eval(&mut e, fen);
+        assert!(ev.total > 2 * 256, "P_LUS = 0, {fen}: {}", ev.report());
+    }
+}
+
 #[test]
 #[ignore = "every KRK position and 100,000 of each four-man ending: about 50 minutes"]
 fn the_z80_module_is_the_host_model_on_every_krk_position() {
