@@ -526,7 +526,7 @@ fn a_lone_minor_against_a_bare_king_is_a_draw() {
     use z80chess::firmware::params::ParamFile;
     use z80chess::firmware::{parse_fen, sargon};
     let mut e = Engine::new(Build::Full).unwrap();
-    let mut eval = |e: &mut Engine, fen: &str| {
+    let eval = |e: &mut Engine, fen: &str| {
         sargon::load(e, &parse_fen(fen).unwrap()).unwrap();
         e.eval().unwrap_or_else(|err| panic!("{fen}: {err}"))
     };
