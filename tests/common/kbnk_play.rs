@@ -85,8 +85,14 @@ pub struct Sim<'a> {
     pub value: &'a dyn Fn(&Kbnk) -> Val,
     /// Evaluations a move when playing by a budget (depth 0).
     pub budget: u64,
-    /// How many moves completed each depth (by a budget).
+    /// By a budget: how many moves were chosen by each depth.
     pub depths: [u64; 9],
+    /// By a budget, the deepest completed depth at most this (0: any).
+    pub cap: usize,
+    /// By a budget, only even depths' moves kept (depth 1 aside).
+    pub even: bool,
+    /// Fixed depths by move, cycled (empty: the `depth` given to `play`).
+    pub cycle: Vec<usize>,
     evals: u64,
     seen: HashSet<(u8, u8, u8, u8, bool)>,
     buf: Vec<Vec<RawMove>>,
@@ -99,6 +105,9 @@ impl<'a> Sim<'a> {
             value,
             budget: 0,
             depths: [0; 9],
+            cap: 0,
+            even: false,
+            cycle: Vec::new(),
             evals: 0,
             seen: HashSet::new(),
             buf: Vec::new(),
@@ -174,14 +183,21 @@ impl<'a> Sim<'a> {
         }
         self.evals = 0;
         let mut chosen = None;
+        let mut deepest = 0;
         for d in 1..=8 {
+            if self.cap > 0 && d > self.cap {
+                break;
+            }
             let q = one(self, d);
             if self.evals > self.budget && d > 1 {
                 break;
             }
-            chosen = q;
-            self.depths[d] += 1;
+            if !self.even || d == 1 || d % 2 == 0 {
+                chosen = q;
+                deepest = d;
+            }
         }
+        self.depths[deepest] += 1;
         chosen
     }
 
@@ -214,7 +230,11 @@ impl<'a> Sim<'a> {
             let men = men_of(&p);
             let mut ms = Vec::new();
             legal_moves(&men, WHITE, usize::MAX, &mut ms);
-            let q = self.choose(&p, &ms, depth).ok_or(closest)?;
+            let d = match self.cycle.len() {
+                0 => depth,
+                k => self.cycle[(mv as usize - 1) % k],
+            };
+            let q = self.choose(&p, &ms, d).ok_or(closest)?;
             self.seen.insert(key(&q));
             let men = men_of(&q);
             legal_moves(&men, BLACK, usize::MAX, &mut ms);
