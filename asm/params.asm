@@ -188,8 +188,10 @@
 ;   8Ah-9Fh  free: #35's
 ;
 ;   issue #36 item 2: the KBNK mating procedure (full/kbnk.asm), from A0h
-;   A0h  P_KBNK   b   3   3 scores KBNK by the fitted tables, a position
-;                         that repeats one of the path or the game (or
+;   A0h  P_KBNK   b   4   4 as 3, an iterating search capped at
+;                         P_KBDEP plies (A6h); 3 scores KBNK by the fitted
+;                         tables, a position that repeats one of the path
+;                         or the game (or
 ;                         meets the 50-move rule) a draw at the leaves too
 ;                         (KBDRW); 2 by the tables alone (KBTAB,
 ;                         full/kbnk_tables.asm: 92 of 100 converted at 180 s,
@@ -201,7 +203,10 @@
 ;   A3h  P_KBND   b   8   less per king step from the knight to the bare king
 ;   A4h  P_KBFL   b   8   less per flight square of the bare king
 ;   A5h  P_KBUNC  b   8   an unclaimed position scores 256 * this less
-;   A6h-AFh  the KBNK procedure's later weights
+;   A6h  P_KBDEP  b   4   P_KBNK = 4: an iterating (timed) search that
+;                         evaluates a KBNK position stops after this many
+;                         plies (0: no cap; full/kbnk.asm KBDRW)
+;   A7h-AFh  the KBNK procedure's later weights
 ;
 ;   issue #36 item 3: the KBBK mating procedure (full/kbbk.asm), from B0h
 ;   B0h  P_KBBK   b   2   1 scores KBBK (bishops on both colours) by the
@@ -313,6 +318,7 @@ P_KBKD   EQU    PRM+0A2h
 P_KBND   EQU    PRM+0A3h
 P_KBFL   EQU    PRM+0A4h
 P_KBUNC  EQU    PRM+0A5h
+P_KBDEP  EQU    PRM+0A6h
 ; issue #36 item 3: the KBBK mating procedure
 P_KBBK   EQU    PRM+0B0h
 P_BBGR   EQU    PRM+0B1h
@@ -384,10 +390,11 @@ DEFPRM: DB      0FCh            ; P_FLAGS: bits 2, 3 (#12), 4, 5 (#14), 6, 7 (#1
         DB      32                      ; P_QDELT (#35 step 2: 2 pawns)
         DS      0A0h-($-DEFPRM)         ; 8Ah-9Fh: #35's
         ; issue #36 item 2: the KBNK mating procedure, from offset A0h
-        DB      3                       ; P_KBNK: the fitted tables, leaf draws (see asm/README.md)
+        DB      4                       ; P_KBNK: the fitted tables, leaf draws, depth cap (see asm/README.md)
         DB      8,24,8,8                ; P_KBGR, P_KBKD, P_KBND, P_KBFL
         DB      8                       ; P_KBUNC
-        DS      0B0h-($-DEFPRM)         ; A6h-AFh: the KBNK procedure's
+        DB      4                       ; P_KBDEP
+        DS      0B0h-($-DEFPRM)         ; A7h-AFh: the KBNK procedure's
         ; issue #36 item 3: the KBBK mating procedure, from offset B0h
         DB      2                       ; P_KBBK (the bare king to move: see asm/README.md)
         DB      8,24,16,4               ; P_BBGR, P_BBKD, P_BBFL, P_BBAR

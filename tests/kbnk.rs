@@ -9,6 +9,7 @@
 //!   ([`Tables::score`] on the ROM's own tables) on 100,000 random KBNK positions, either
 //!   colour strong (every position with `-- --ignored`), and a table changed in one cell
 //!   is caught.
+//! - P_KBNK = 4 caps an iterating search that evaluates KBNK at P_KBDEP plies.
 //! - Host play (`-- --ignored host_play`): the model's move by a d-ply search against the
 //!   table's best defence, the conversion rate within the 50-move rule (what chose the
 //!   weights; env KBNK_W = "grad,king,knight,flight", KBNK_DEPTH, KBNK_GAMES).
@@ -332,10 +333,12 @@ fn the_rom_holds_the_models_gradients_and_weights() {
     let w = Weights::DEFAULT;
     assert_eq!(
         b("P_KBNK"),
-        3,
-        "the fitted tables with the leaves' draws by default (91 of 100 at level 3, 62 \
-         without them; the procedure converts fewer than the module)"
+        4,
+        "the fitted tables with the leaves' draws and the timed search's depth cap by \
+         default (91 of 100 at level 3, 62 without the draws; the procedure converts fewer \
+         than the module)"
     );
+    assert_eq!(b("P_KBDEP"), 4, "an iterating KBNK search stops after 4 plies");
     assert_eq!(
         [
             b("P_KBGR"),
@@ -541,4 +544,34 @@ fn a_kbnk_leaf_that_repeats_a_game_position_is_a_draw() {
     let (repeats, best) = pv_repeats(fen, moves, 3, 3);
     assert!(!repeats, "{best}: its line repeats a position of the game");
     assert_ne!(best, "f3g3");
+}
+
+/// P_KBNK = 4 (KBDRW): an iterating search from a KBNK position stops after P_KBDEP (4)
+/// plies, where P_KBNK = 3 iterates to the level given (5 here): the fitted function's
+/// plans at odd and even depths differ, and a timed search that completes depth 5 on some
+/// moves and 4 on others switches plans from move to move (tests/kbnk_fit.rs `explore`
+/// with `KF_CYCLE=4/5`: 31 of 50 converted; at depth 4, 97 of 100).
+#[test]
+fn p_kbnk_4_caps_an_iterating_kbnk_search_at_four_plies() {
+    use shakmaty::{fen::Fen, CastlingMode, Chess};
+    use z80chess::firmware::{params::ParamFile, sargon};
+    let deepest = |mode: u8, iterate: bool| {
+        let mut e = Engine::new(Build::Full).unwrap();
+        let pf = ParamFile::parse(&format!("[default]\nP_KBNK = {mode}\n"), "test").unwrap();
+        e.load_params(&pf).unwrap();
+        let f: Fen = "1k6/8/8/8/8/1N2B3/8/2K5 w - - 0 1".parse().unwrap();
+        let pos: Chess = f.into_position(CastlingMode::Standard).unwrap();
+        sargon::load(&mut e, &pos).unwrap();
+        let r = e.search(5, iterate).unwrap();
+        (r.depths.iter().map(|d| d.depth).max(), r.best.uci())
+    };
+    assert_eq!(deepest(3, true).0, Some(5), "P_KBNK = 3 iterates to the level");
+    let (capped, best) = deepest(4, true);
+    assert_eq!(capped, Some(4), "P_KBNK = 4 stops after P_KBDEP plies");
+    assert_eq!(
+        deepest(4, false).1,
+        deepest(3, false).1,
+        "a fixed-level search is not changed"
+    );
+    assert!(!best.is_empty());
 }

@@ -72,7 +72,8 @@ KBFAR   EQU     4               ; a piece this far from the bare king is safe
 ; score; the bare king to move, the declines, mates and stalemates above, else
 ; its best step's (KBREP); no position is left unclaimed there. P_KBNK = 3:
 ; the tables, a position that is a draw by repetition or the 50-move rule
-; as a node of the search (KBDRW) scoring 0.
+; as a node of the search (KBDRW) scoring 0. P_KBNK = 4: as 3, an iterating
+; search capped at P_KBDEP plies (KBDRW).
 ;   in: COLOR = the side that has just moved (POINTS' convention); LUSPRE's
 ;   quick look passed (no pawn or queen, at most four men)
 ;   out: carry = scored, HL = the score (the side to move's view); LUSMEN,
@@ -748,7 +749,7 @@ KBREP:  LD      HL,(KWK)
         LD      HL,(KTMIN)
         RET
 
-; KBDRW: with P_KBNK = 3, in a search (NPLY > 0) scoring draws (P_FLAGS bit
+; KBDRW: with P_KBNK = 3 or 4, in a search (NPLY > 0) scoring draws (P_FLAGS bit
 ; 2): carry if the position evaluated, the one after a move at ply NPLY, is
 ; a draw as SRCH would score it as a node of ply NPLY + 1 (draw.asm's
 ; DRAWCK, run on a frame of that ply): its halfmove clock reaches 100, or it
@@ -759,15 +760,33 @@ KBREP:  LD      HL,(KWK)
 ; into the 50-move rule; the host model (tests/kbnk_fit.rs) scores such a
 ; leaf a draw. DRAWCK counts DRWCNT, so no table entry stores a score
 ; below that saw it.
+; P_KBNK = 4 also caps an iterating search (CSRCH's SLEVEL, the deepest
+; depth it iterates to, set by each search command) at P_KBDEP plies (4):
+; the fitted function's plans at odd depths (the leaves with the bare king to
+; move, scored by its best step) are not its plans at even depths, and a
+; timed search that completes depth 5 on some moves and only 4 on others
+; switches plans from move to move and runs into the 50-move rule (the host
+; model, tests/kbnk_fit.rs: 32 of 50 converted by a budget of 20,000
+; evaluations, depths 4-6 mixed; 31 of 50 at depths 4 and 5 alternating; 48
+; of 50 by the same budget keeping only even depths' moves; 47 at depth 5,
+; 97 of 100 at 4). A fixed-level search (not iterating) is not changed.
 ;   in: COLOR = the side that has just moved (POINTS' convention), NPLY,
 ;   LASTMV (the move just made)   out: carry = a draw
-;   clobbers: all but IX   cost: 40 T off; about 8,500 T + 60 T a key
+;   clobbers: all but IX   cost: 40-90 T off; about 8,500 T + 60 T a key
 ;   CALLED BY: KBNKEV
 ;   CALLS:     DRAWCK
 KBDRW:  LD      A,(P_KBNK)
         CP      3
-        JR      NZ,.no
-        LD      A,(P_FLAGS)
+        JR      C,.no
+        JR      Z,.on
+        LD      A,(P_KBDEP)     ; P_KBNK = 4: an iterating search stops
+        LD      HL,SLEVEL       ; after P_KBDEP plies (0: no cap)
+        OR      A
+        JR      Z,.on
+        CP      (HL)
+        JR      NC,.on
+        LD      (HL),A
+.on:    LD      A,(P_FLAGS)
         AND     4
         JR      Z,.no
         LD      A,(NPLY)

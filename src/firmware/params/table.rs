@@ -545,8 +545,8 @@ pub const PARAMS: &[ParamDef] = &[
         "P_KBNK",
         Kind::Byte,
         0,
-        3,
-        "KBNK (#36): 1 scores king, bishop and knight against king by the mating procedure in page 6 (full/kbnk.asm: the bare king to a corner of the bishop's colour, the king and knight near it, its flight squares cut) instead of Lüscher's module; 2 by the tables fitted to our table's distance to mate (full/kbnk_tables.asm: pairs on the bare king's square and an edge triple; the bare king to move scores its best step); 3 the tables, a leaf that repeats a position of the search's path or the game, or meets the 50-move rule, a draw as a node would be (KBDRW); 0 = the module; the ROM's default 3",
+        4,
+        "KBNK (#36): 1 scores king, bishop and knight against king by the mating procedure in page 6 (full/kbnk.asm: the bare king to a corner of the bishop's colour, the king and knight near it, its flight squares cut) instead of Lüscher's module; 2 by the tables fitted to our table's distance to mate (full/kbnk_tables.asm: pairs on the bare king's square and an edge triple; the bare king to move scores its best step); 3 the tables, a leaf that repeats a position of the search's path or the game, or meets the 50-move rule, a draw as a node would be (KBDRW); 4 as 3, an iterating (timed) search capped at P_KBDEP plies (the fitted function's plans at odd and even depths differ: a timed search mixing depths 4 and 5 switches plans from move to move); 0 = the module; the ROM's default 4",
     ),
     p(
         "P_KBGR",
@@ -582,6 +582,13 @@ pub const PARAMS: &[ParamDef] = &[
         0,
         16,
         "KBNK (#36): an unclaimed position (a piece near the bare king uncovered, or the bishop next to it) scores 256 times this less than a claimed win",
+    ),
+    p(
+        "P_KBDEP",
+        Kind::Byte,
+        0,
+        8,
+        "KBNK (#36): with P_KBNK = 4, an iterating (timed) search that evaluates a KBNK position stops after this many plies; 0 = no cap",
     ),
     p(
         "P_KBBK",
