@@ -770,6 +770,13 @@ KBREP:  LD      HL,(KWK)
 ; evaluations, depths 4-6 mixed; 31 of 50 at depths 4 and 5 alternating; 48
 ; of 50 by the same budget keeping only even depths' moves; 47 at depth 5,
 ; 97 of 100 at 4). A fixed-level search (not iterating) is not changed.
+; Measured in the Z80 (endgame-test kbnk --build full --movetime-emulated 180
+; --games 100 --jobs 1): seed 1 93 of 100 converted, as P_KBNK = 3 (the cap
+; neither gains nor loses there), seed 2 90; 100 of 100 draws held both; a
+; move takes 40.7 s (81.5 M T) instead of 180. The Z80's failures at 180 s
+; are the fit's own: it plays the host model's 4-ply moves, and with a dark
+; bishop the bare king settles on d8/e8 while the strong king wanders (Kb7
+; Ka8 Kb8), the table's plies to mate rising from 32 to 38.
 ;   in: COLOR = the side that has just moved (POINTS' convention), NPLY,
 ;   LASTMV (the move just made)   out: carry = a draw
 ;   clobbers: all but IX   cost: 40-90 T off; about 8,500 T + 60 T a key
