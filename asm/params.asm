@@ -188,7 +188,7 @@
 ;   8Ah-9Fh  free: #35's
 ;
 ;   issue #36 item 2: the KBNK mating procedure (full/kbnk.asm), from A0h
-;   A0h  P_KBNK   b   4   4 as 3, an iterating search capped at
+;   A0h  P_KBNK   b   3   4 as 3, an iterating search capped at
 ;                         P_KBDEP plies (A6h); 3 scores KBNK by the fitted
 ;                         tables, a position that repeats one of the path
 ;                         or the game (or
@@ -390,7 +390,7 @@ DEFPRM: DB      0FCh            ; P_FLAGS: bits 2, 3 (#12), 4, 5 (#14), 6, 7 (#1
         DB      32                      ; P_QDELT (#35 step 2: 2 pawns)
         DS      0A0h-($-DEFPRM)         ; 8Ah-9Fh: #35's
         ; issue #36 item 2: the KBNK mating procedure, from offset A0h
-        DB      4                       ; P_KBNK: the fitted tables, leaf draws, depth cap (see asm/README.md)
+        DB      3                       ; P_KBNK: the fitted tables, leaf draws (4: the depth cap, see asm/README.md)
         DB      8,24,8,8                ; P_KBGR, P_KBKD, P_KBND, P_KBFL
         DB      8                       ; P_KBUNC
         DB      4                       ; P_KBDEP

@@ -546,7 +546,7 @@ pub const PARAMS: &[ParamDef] = &[
         Kind::Byte,
         0,
         4,
-        "KBNK (#36): 1 scores king, bishop and knight against king by the mating procedure in page 6 (full/kbnk.asm: the bare king to a corner of the bishop's colour, the king and knight near it, its flight squares cut) instead of Lüscher's module; 2 by the tables fitted to our table's distance to mate (full/kbnk_tables.asm: pairs on the bare king's square and an edge triple; the bare king to move scores its best step); 3 the tables, a leaf that repeats a position of the search's path or the game, or meets the 50-move rule, a draw as a node would be (KBDRW); 4 as 3, an iterating (timed) search capped at P_KBDEP plies (the fitted function's plans at odd and even depths differ: a timed search mixing depths 4 and 5 switches plans from move to move); 0 = the module; the ROM's default 4",
+        "KBNK (#36): 1 scores king, bishop and knight against king by the mating procedure in page 6 (full/kbnk.asm: the bare king to a corner of the bishop's colour, the king and knight near it, its flight squares cut) instead of Lüscher's module; 2 by the tables fitted to our table's distance to mate (full/kbnk_tables.asm: pairs on the bare king's square and an edge triple; the bare king to move scores its best step); 3 the tables, a leaf that repeats a position of the search's path or the game, or meets the 50-move rule, a draw as a node would be (KBDRW); 4 as 3, an iterating (timed) search capped at P_KBDEP plies (the fitted function's plans at odd and even depths differ: a timed search mixing depths 4 and 5 switches plans from move to move); 0 = the module; the ROM's default 3",
     ),
     p(
         "P_KBGR",
