@@ -72,25 +72,57 @@ macro_rules! by_opcode {
 }
 
 /// The batch loop's handlers: one function per unprefixed opcode (the prefix pages inside the
-/// handlers of CB, ED, DD and FD), called through [`Handlers::MAIN`] with the T counter, PC
-/// and the M1 counter in argument registers and returning T and PC in two (see
-/// [`Cpu::batch`]).
-type Handler<B> = fn(&mut Cpu, &mut B, TStates, u64, u64) -> (TStates, u64);
+/// handlers of CB, ED, DD and FD), called through [`Handlers::MAIN`] with the T counter, the
+/// PC register (PC and the M1 counter, see [`M1_SHIFT`]), A and F in argument registers and
+/// returning T and the PC register in two (see [`Cpu::batch`]).
+type Handler<B> = fn(&mut Cpu, &mut B, TStates, u64, u32, u32) -> (TStates, u64);
+
+/// Tells the compiler that a handler's A and F arguments are bytes. They are passed as
+/// `u32` (each producer converts a `u8`), and this lets a handler that leaves A or F alone
+/// pass the register on as it came: an argument of type `u8` was zero-extended again
+/// before every jump, two instructions per handler (#34).
+#[inline(always)]
+fn known_bytes(a: u32, f: u32) {
+    // SAFETY: every `Handler` call passes `u8` values converted to `u32` (the batch loop
+    // from the `Cpu`'s fields, each handler from its `Core`'s), so both are below 256.
+    unsafe { std::hint::assert_unchecked(a < 0x100 && f < 0x100) }
+}
+
+/// The PC register of [`Core`] and of the handlers' chain: PC in bits 0-15, the M1 cycles R
+/// has not counted yet in bits 57-63 (R counts modulo 128: the counter wraps out of the
+/// word for free), so an opcode fetch is one add (`1 + M1_ONE`) and the counter needs no
+/// register of its own. Bits 16-56 take the carries of PC wrapping past FFFFh (at most one
+/// per instruction; the batch loop clears them at each chain's start) and are never read.
+const M1_SHIFT: u32 = 57;
+/// One M1 cycle in the PC register.
+const M1_ONE: u64 = 1 << M1_SHIFT;
+/// The M1 counter's bits of the PC register.
+const M1_MASK: u64 = !0 << M1_SHIFT;
 
 macro_rules! handler_table {
-    ($B:ty) => {
-        all_opcodes!(handler_table!(@list $B))
+    ($f:ident, $B:ty) => {
+        all_opcodes!(handler_table!(@list $f, $B))
     };
-    (@list $B:ty; $($lit:literal)*) => {
-        [$(handle::<$lit, $B> as Handler<$B>),*]
+    ($f:ident, $B:ty, $page:literal) => {
+        all_opcodes!(handler_table!(@page $f, $B, $page))
+    };
+    (@list $f:ident, $B:ty; $($lit:literal)*) => {
+        [$($f::<$lit, $B> as Handler<$B>),*]
+    };
+    (@page $f:ident, $B:ty, $page:literal; $($lit:literal)*) => {
+        [$($f::<$page, $lit, $B> as Handler<$B>),*]
     };
 }
 
-/// The handler table of one bus type.
+/// The handler tables of one bus type: the unprefixed page, and the CB and ED pages (whose
+/// prefix's handler fetches the second opcode and jumps through them, so each CB or ED
+/// instruction ends in its own dispatch jump, predicted apart).
 struct Handlers<B>(std::marker::PhantomData<B>);
 
 impl<B: Bus> Handlers<B> {
-    const MAIN: [Handler<B>; 256] = handler_table!(B);
+    const MAIN: [Handler<B>; 256] = handler_table!(handle, B);
+    const CB: [Handler<B>; 256] = handler_table!(handle_second, B, 0xCB);
+    const ED: [Handler<B>; 256] = handler_table!(handle_second, B, 0xED);
 }
 
 /// The handler of the unprefixed opcode `N` at `pc`, whose M1 cycle has been put on the bus
@@ -108,32 +140,62 @@ fn handle<const N: u8, B: Bus>(
     cpu: &mut Cpu,
     bus: &mut B,
     t: TStates,
-    pc: u64,
-    m1: u64,
+    pcr: u64,
+    a: u32,
+    f: u32,
 ) -> (TStates, u64) {
+    if N == 0xCB || N == 0xED {
+        // The prefix's M1 cycle, then the second opcode's handler.
+        let (t, pcr) = (t + 4, pcr.wrapping_add(1 + M1_ONE));
+        let op = bus.fetch(pcr as u16, t) as usize;
+        return if N == 0xCB {
+            Handlers::<B>::CB[op](cpu, bus, t, pcr, a, f)
+        } else {
+            Handlers::<B>::ED[op](cpu, bus, t, pcr, a, f)
+        };
+    }
     let prev_q = cpu.q;
-    let mut k = Core {
-        pc: (pc as u16).wrapping_add(1),
-        t: t + 4,
-        m1: (m1 as u8).wrapping_add(1),
-        a: cpu.a,
-        f: cpu.f,
-        q: 0,
-        cpu,
-    };
+    let mut k = Core::chained(cpu, t, pcr, a, f);
     k.exec_main::<HL, B>(bus, N, prev_q);
-    let (t, next, m1) = (k.t, k.pc, k.m1);
+    chain(k, bus, pcr as u16)
+}
+
+/// The handler of `N` on the second page `PAGE` (CB or ED; see [`handle`]), entered with
+/// `pcr` at `N` and `t` at its M1 cycle.
+fn handle_second<const PAGE: u8, const N: u8, B: Bus>(
+    cpu: &mut Cpu,
+    bus: &mut B,
+    t: TStates,
+    pcr: u64,
+    a: u32,
+    f: u32,
+) -> (TStates, u64) {
+    let mut k = Core::chained(cpu, t, pcr, a, f);
+    if PAGE == 0xCB {
+        k.exec_cb_op(bus, N);
+    } else {
+        k.exec_ed_op(bus, N);
+    }
+    chain(k, bus, (pcr as u16).wrapping_sub(1))
+}
+
+/// A handler's end, after the instruction that began at `start`: unless the counter has
+/// reached `cpu.end` or the bus's deadline, fetch the next opcode and jump to its handler;
+/// else store what the chain carried and return.
+#[inline(always)]
+fn chain<B: Bus>(k: Core<'_>, bus: &mut B, start: u16) -> (TStates, u64) {
+    let (t, next, a, f) = (k.t, k.pcr, k.a, k.f);
     let cpu = k.cpu;
-    cpu.a = k.a;
-    cpu.f = k.f;
     cpu.q = k.q;
     if t >= cpu.end || t >= bus.deadline() {
-        cpu.last = pc as u16;
-        cpu.m1 = m1;
-        return (t, next as u64);
+        cpu.last = start;
+        cpu.m1 = (next >> M1_SHIFT) as u8;
+        cpu.a = a;
+        cpu.f = f;
+        return (t, next);
     }
-    let op = bus.fetch(next, t);
-    Handlers::<B>::MAIN[op as usize](cpu, bus, t, next as u64, m1 as u64)
+    let op = bus.fetch(next as u16, t);
+    Handlers::<B>::MAIN[op as usize](cpu, bus, t, next, a as u32, f as u32)
 }
 
 /// The longest chain of handlers [`Cpu::batch`] starts, in T-states: its bound on the stack
@@ -238,8 +300,16 @@ impl Cpu {
     /// forward. 340.1 M host instructions against 334.2 M (a move per handler) but `bench`
     /// 1.87 s against 2.11 s (user, best of 3, alternating). Not done, and why: a T-state
     /// table per opcode for buses that ignore `t` (every handler already adds one constant
-    /// per path: LLVM folds the cycles' adds, e.g. JR NZ adds 12 or 7); A and F as arguments
-    /// too (one argument register is left, and packing them costs a shift chain, 22137c2).
+    /// per path: LLVM folds the cycles' adds, e.g. JR NZ adds 12 or 7).
+    ///
+    /// Then the M1 counter moved into the top 7 bits of the PC register ([`M1_SHIFT`]: a
+    /// fetch is one add, the counter wraps out for free) and A and F took the two argument
+    /// registers that freed, as `u32` known to be bytes ([`known_bytes`]: as `u8` each
+    /// handler zero-extended both again before its jump); the CB and ED pages became handler
+    /// tables ([`Handlers::CB`], [`Handlers::ED`]); the flag tables became constants (as
+    /// statics they were read through the GOT). Against 12c6488, user time best of 3
+    /// alternating, loaded machine: `z80chess bench` 1.79 s against 1.86 s; zexdoc 3,501
+    /// against 3,118 emulated MHz (one run each, not alternated).
     ///
     /// What ran slower, and what the loop head's disassembly showed (callgrind cannot rank
     /// them: a stack reload is one instruction; check with `perf record -e cpu-clock` and
@@ -264,17 +334,27 @@ impl Cpu {
         self.ei = false;
         self.p = false;
         let mut t = self.t;
-        let mut pc = self.pc as u64;
+        let mut pc = self.pc;
         loop {
             let end = limit.min(t.saturating_add(CHAIN_T));
             self.end = end;
-            let op = bus.fetch(pc as u16, t);
-            (t, pc) = Handlers::<B>::MAIN[op as usize](self, bus, t, pc, self.m1 as u64);
+            let op = bus.fetch(pc, t);
+            let pcr = pc as u64 | (self.m1 as u64) << M1_SHIFT;
+            let next;
+            (t, next) = Handlers::<B>::MAIN[op as usize](
+                self,
+                bus,
+                t,
+                pcr,
+                self.a as u32,
+                self.f as u32,
+            );
+            pc = next as u16;
             if t >= limit || t >= bus.deadline() || self.end != end {
                 break;
             }
         }
-        self.pc = pc as u16;
+        self.pc = pc;
         self.t = t;
         let m1 = self.m1;
         self.r = (self.r & 0x80) | (self.r.wrapping_add(m1) & 0x7F);
@@ -294,11 +374,11 @@ impl Cpu {
 /// others are reached through `Deref` (`self.b`, `self.hl()`, `self.halted`), and so are the
 /// `Cpu` methods that touch no hot register (`af`/`set_af` are shadowed below).
 struct Core<'a> {
-    pc: u16,
+    /// PC in the low 16 bits, the M1 cycles run since R was last brought up to date in the
+    /// top 7 ([`M1_SHIFT`]): an opcode fetch is one add for both. Read PC with `pc()`, set
+    /// it with `jump()`.
+    pcr: u64,
     t: TStates,
-    /// M1 cycles run since R was last brought up to date: one add per fetch instead of the
-    /// masked update of R's low 7 bits.
-    m1: u8,
     a: u8,
     f: u8,
     q: u8,
@@ -324,12 +404,26 @@ impl<'a> Core<'a> {
     #[inline(always)]
     fn new(cpu: &'a mut Cpu) -> Self {
         Core {
-            pc: cpu.pc,
+            pcr: cpu.pc as u64 | (cpu.m1 as u64) << M1_SHIFT,
             t: cpu.t,
-            m1: cpu.m1,
             a: cpu.a,
             f: cpu.f,
             q: cpu.q,
+            cpu,
+        }
+    }
+
+    /// A handler's instruction, whose opcode at `pcr` has been fetched at `t`, with A and F
+    /// carried along the chain.
+    #[inline(always)]
+    fn chained(cpu: &'a mut Cpu, t: TStates, pcr: u64, a: u32, f: u32) -> Self {
+        known_bytes(a, f);
+        Core {
+            pcr: pcr.wrapping_add(1 + M1_ONE),
+            t: t + 4,
+            a: a as u8,
+            f: f as u8,
+            q: 0,
             cpu,
         }
     }
@@ -338,14 +432,26 @@ impl<'a> Core<'a> {
     #[inline(always)]
     fn finish(self) {
         let r = self.r_now();
+        let pc = self.pc();
         let cpu = self.cpu;
-        cpu.pc = self.pc;
+        cpu.pc = pc;
         cpu.t = self.t;
         cpu.a = self.a;
         cpu.f = self.f;
         cpu.q = self.q;
         cpu.r = r;
         cpu.m1 = 0;
+    }
+
+    /// PC, from the PC register.
+    #[inline(always)]
+    fn pc(&self) -> u16 {
+        self.pcr as u16
+    }
+    /// Set PC, keeping the M1 counter.
+    #[inline(always)]
+    fn jump(&mut self, to: u16) {
+        self.pcr = (self.pcr & !0xFFFF) | to as u64;
     }
 
     #[inline(always)]
@@ -368,14 +474,14 @@ impl<'a> Core<'a> {
     /// An M1 cycle: R's counter advances (added to R when the instruction is done).
     #[inline(always)]
     fn inc_r(&mut self) {
-        self.m1 = self.m1.wrapping_add(1);
+        self.pcr = self.pcr.wrapping_add(M1_ONE);
     }
 
-    /// R as the instruction in progress sees it (256 is a multiple of 128: `m1` may wrap).
+    /// R as the instruction in progress sees it (the counter is R's 7 bits, modulo 128).
     #[inline(always)]
     fn r_now(&self) -> u8 {
         let r = self.cpu.r;
-        (r & 0x80) | (r.wrapping_add(self.m1) & 0x7F)
+        (r & 0x80) | (r.wrapping_add((self.pcr >> M1_SHIFT) as u8) & 0x7F)
     }
 
     /// Flag helper: is the condition `cc` (0..7: NZ Z NC C PO PE P M) true?
@@ -424,7 +530,7 @@ impl<'a> Core<'a> {
             self.prev_q = self.q;
             self.q = 0;
             // HALT repeats NOP M1 cycles at the address after the HALT.
-            let _ = bus.fetch(self.pc, self.t);
+            let _ = bus.fetch(self.pc(), self.t);
             self.t += 4;
             self.inc_r();
             return true;
@@ -459,10 +565,10 @@ impl<'a> Core<'a> {
 
     #[inline(always)]
     fn fetch_op<B: Bus>(&mut self, bus: &mut B) -> u8 {
-        let v = bus.fetch(self.pc, self.t);
-        self.pc = self.pc.wrapping_add(1);
+        let v = bus.fetch(self.pc(), self.t);
+        // The next byte and one more M1 cycle for R, in one add.
+        self.pcr = self.pcr.wrapping_add(1 + M1_ONE);
         self.t += 4;
-        self.inc_r();
         v
     }
     #[inline(always)]
@@ -478,8 +584,8 @@ impl<'a> Core<'a> {
     }
     #[inline(always)]
     fn imm8<B: Bus>(&mut self, bus: &mut B) -> u8 {
-        let v = self.rd(bus, self.pc);
-        self.pc = self.pc.wrapping_add(1);
+        let v = self.rd(bus, self.pc());
+        self.pcr = self.pcr.wrapping_add(1);
         v
     }
     #[inline(always)]
@@ -601,7 +707,7 @@ impl<'a> Core<'a> {
             self.hl()
         } else {
             let d = self.imm8(bus) as i8;
-            let pc = self.pc.wrapping_sub(1);
+            let pc = self.pc().wrapping_sub(1);
             self.idle(bus, pc, 5);
             let a = self.xy::<I>().wrapping_add(d as u16);
             self.wz = a;
@@ -905,7 +1011,7 @@ impl<'a> Core<'a> {
                         } else {
                             let d = self.imm8(bus) as i8;
                             let n = self.imm8(bus);
-                            let pc = self.pc.wrapping_sub(1);
+                            let pc = self.pc().wrapping_sub(1);
                             self.idle(bus, pc, 2);
                             let a = self.xy::<I>().wrapping_add(d as u16);
                             self.wz = a;
@@ -950,8 +1056,9 @@ impl<'a> Core<'a> {
                     let ir = self.ir();
                     self.idle(bus, ir, 1);
                     if self.cond(y) {
-                        self.pc = self.pop16(bus);
-                        self.wz = self.pc;
+                        let v = self.pop16(bus);
+                        self.jump(v);
+                        self.wz = self.pc();
                     }
                 }
                 1 => {
@@ -966,8 +1073,9 @@ impl<'a> Core<'a> {
                     } else {
                         match p {
                             0 => {
-                                self.pc = self.pop16(bus);
-                                self.wz = self.pc;
+                                let v = self.pop16(bus);
+                                self.jump(v);
+                                self.wz = self.pc();
                             }
                             1 => {
                                 let (bc, de, hl) = (self.bc(), self.de(), self.hl());
@@ -977,7 +1085,10 @@ impl<'a> Core<'a> {
                                 self.set_hl(hl_);
                                 (self.bc_, self.de_, self.hl_) = (bc, de, hl);
                             }
-                            2 => self.pc = self.xy::<I>(),
+                            2 => {
+                                let v = self.xy::<I>();
+                                self.jump(v);
+                            }
                             _ => {
                                 let ir = self.ir();
                                 self.idle(bus, ir, 2);
@@ -990,14 +1101,14 @@ impl<'a> Core<'a> {
                     let a = self.imm16(bus);
                     self.wz = a;
                     if self.cond(y) {
-                        self.pc = a;
+                        self.jump(a);
                     }
                 }
                 3 => match y {
                     0 => {
                         let a = self.imm16(bus);
                         self.wz = a;
-                        self.pc = a;
+                        self.jump(a);
                     }
                     1 => {
                         if I == HL {
@@ -1053,10 +1164,10 @@ impl<'a> Core<'a> {
                     let a = self.imm16(bus);
                     self.wz = a;
                     if self.cond(y) {
-                        let pc = self.pc.wrapping_sub(1);
+                        let pc = self.pc().wrapping_sub(1);
                         self.idle(bus, pc, 1);
-                        self.push16(bus, self.pc);
-                        self.pc = a;
+                        self.push16(bus, self.pc());
+                        self.jump(a);
                     }
                 }
                 5 => {
@@ -1075,10 +1186,10 @@ impl<'a> Core<'a> {
                             0 => {
                                 let a = self.imm16(bus);
                                 self.wz = a;
-                                let pc = self.pc.wrapping_sub(1);
+                                let pc = self.pc().wrapping_sub(1);
                                 self.idle(bus, pc, 1);
-                                self.push16(bus, self.pc);
-                                self.pc = a;
+                                self.push16(bus, self.pc());
+                                self.jump(a);
                             }
                             2 => self.exec_ed(bus),
                             // DD, FD: a prefix. After one, `exec_prefixed` has consumed the rest.
@@ -1094,9 +1205,9 @@ impl<'a> Core<'a> {
                 _ => {
                     let ir = self.ir();
                     self.idle(bus, ir, 1);
-                    self.push16(bus, self.pc);
-                    self.pc = (y as u16) * 8;
-                    self.wz = self.pc;
+                    self.push16(bus, self.pc());
+                    self.jump((y as u16) * 8);
+                    self.wz = self.pc();
                 }
             },
         }
@@ -1104,10 +1215,11 @@ impl<'a> Core<'a> {
 
     #[inline(always)]
     fn jr<B: Bus>(&mut self, bus: &mut B, e: i8) {
-        let pc = self.pc.wrapping_sub(1);
+        let pc = self.pc().wrapping_sub(1);
         self.idle(bus, pc, 5);
-        self.pc = self.pc.wrapping_add(e as u16);
-        self.wz = self.pc;
+        let pc = self.pc().wrapping_add(e as u16);
+        self.jump(pc);
+        self.wz = self.pc();
     }
 
     /// x=0, z=7: RLCA RRCA RLA RRA DAA CPL SCF CCF.
@@ -1196,7 +1308,7 @@ impl<'a> Core<'a> {
     fn exec_xycb<const I: u8, B: Bus>(&mut self, bus: &mut B) {
         let d = self.imm8(bus) as i8;
         let op = self.imm8(bus);
-        let pc = self.pc.wrapping_sub(1);
+        let pc = self.pc().wrapping_sub(1);
         self.idle(bus, pc, 2);
         let a = self.xy::<I>().wrapping_add(d as u16);
         self.wz = a;
@@ -1283,8 +1395,9 @@ impl<'a> Core<'a> {
                 5 => {
                     // RETN and RETI both copy IFF2 to IFF1.
                     self.iff1 = self.iff2;
-                    self.pc = self.pop16(bus);
-                    self.wz = self.pc;
+                    let v = self.pop16(bus);
+                    self.jump(v);
+                    self.wz = self.pc();
                 }
                 6 => self.im = [0, 0, 1, 2][(y & 3) as usize],
                 _ => match y {
@@ -1295,7 +1408,7 @@ impl<'a> Core<'a> {
                             self.i = self.a;
                         } else {
                             self.r = self.a;
-                            self.m1 = 0;
+                            self.pcr &= !M1_MASK;
                         }
                     }
                     2 | 3 => {
@@ -1425,9 +1538,10 @@ impl<'a> Core<'a> {
     /// X and Y from bits 11 and 13 of it.
     #[inline(always)]
     fn repeat(&mut self) {
-        self.pc = self.pc.wrapping_sub(2);
-        self.wz = self.pc.wrapping_add(1);
-        let f = (self.f & !XY) | ((self.pc >> 8) as u8 & XY);
+        let pc = self.pc().wrapping_sub(2);
+        self.jump(pc);
+        self.wz = self.pc().wrapping_add(1);
+        let f = (self.f & !XY) | ((self.pc() >> 8) as u8 & XY);
         self.setf(f);
     }
 
@@ -1487,14 +1601,14 @@ impl<'a> Core<'a> {
             self.f &= !PV;
         }
         self.interrupt_entry();
-        let _ = bus.fetch(self.pc, self.t);
+        let _ = bus.fetch(self.pc(), self.t);
         self.t += 4;
         let ir = self.ir();
         self.idle(bus, ir, 1);
         self.iff1 = false;
-        self.push16(bus, self.pc);
-        self.pc = 0x0066;
-        self.wz = self.pc;
+        self.push16(bus, self.pc());
+        self.jump(0x0066);
+        self.wz = self.pc();
     }
 
     /// INT: an acknowledge M1 of 6 T (two automatic wait states) fetching the bus byte, then
@@ -1515,9 +1629,9 @@ impl<'a> Core<'a> {
                 if data & 0xC7 == 0xC7 {
                     let ir = self.ir();
                     self.idle(bus, ir, 1);
-                    self.push16(bus, self.pc);
-                    self.pc = (data & 0x38) as u16;
-                    self.wz = self.pc;
+                    self.push16(bus, self.pc());
+                    self.jump((data & 0x38) as u16);
+                    self.wz = self.pc();
                 } else if data != 0xDD && data != 0xFD {
                     // Any other byte is executed as an opcode whose operands come from memory
                     // at PC (a device that supplies them is not modelled; a DD/FD prefix on
@@ -1529,19 +1643,19 @@ impl<'a> Core<'a> {
             1 => {
                 let ir = self.ir();
                 self.idle(bus, ir, 1);
-                self.push16(bus, self.pc);
-                self.pc = 0x0038;
-                self.wz = self.pc;
+                self.push16(bus, self.pc());
+                self.jump(0x0038);
+                self.wz = self.pc();
             }
             _ => {
                 let ir = self.ir();
                 self.idle(bus, ir, 1);
-                self.push16(bus, self.pc);
+                self.push16(bus, self.pc());
                 let vec = ((self.i as u16) << 8) | data as u16;
                 let lo = self.rd(bus, vec);
                 let hi = self.rd(bus, vec.wrapping_add(1));
-                self.pc = u16::from_le_bytes([lo, hi]);
-                self.wz = self.pc;
+                self.jump(u16::from_le_bytes([lo, hi]));
+                self.wz = self.pc();
             }
         }
     }

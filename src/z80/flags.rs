@@ -34,10 +34,13 @@ const fn build(parity: bool) -> [u8; 256] {
     t
 }
 
+// Constants, not statics: a `pub static` is reached through the GOT in a PIE build (one more
+// dependent load before each flag lookup, in every handler); a constant indexed at run time
+// is promoted to a local allocation that the code addresses PC-relative (#34).
 /// S, Z, Y, X of a result.
-pub static SZ53: [u8; 256] = build(false);
+pub const SZ53: [u8; 256] = build(false);
 /// S, Z, Y, X and even parity (P/V) of a result.
-pub static SZ53P: [u8; 256] = build(true);
+pub const SZ53P: [u8; 256] = build(true);
 
 /// P/V set when `v` has even parity.
 #[inline(always)]
