@@ -338,7 +338,11 @@ fn the_rom_holds_the_models_gradients_and_weights() {
          without the draws; the procedure converts fewer than the module; 4, the timed \
          search's depth cap, converts the same 93 of 100 at 180 s on seed 1)"
     );
-    assert_eq!(b("P_KBDEP"), 4, "an iterating KBNK search stops after 4 plies");
+    assert_eq!(
+        b("P_KBDEP"),
+        4,
+        "an iterating KBNK search stops after 4 plies"
+    );
     assert_eq!(
         [
             b("P_KBGR"),
@@ -565,7 +569,11 @@ fn p_kbnk_4_caps_an_iterating_kbnk_search_at_four_plies() {
         let r = e.search(5, iterate).unwrap();
         (r.depths.iter().map(|d| d.depth).max(), r.best.uci())
     };
-    assert_eq!(deepest(3, true).0, Some(5), "P_KBNK = 3 iterates to the level");
+    assert_eq!(
+        deepest(3, true).0,
+        Some(5),
+        "P_KBNK = 3 iterates to the level"
+    );
     let (capped, best) = deepest(4, true);
     assert_eq!(capped, Some(4), "P_KBNK = 4 stops after P_KBDEP plies");
     assert_eq!(

@@ -170,10 +170,7 @@ fn run(m: &Model, depth: usize, games: usize, seed: u64, budget: u64) -> usize {
         t0.elapsed().as_secs_f64()
     );
     if depth == 0 {
-        println!(
-            "  moves chosen by each depth 1..: {:?}",
-            &sim.depths[1..]
-        );
+        println!("  moves chosen by each depth 1..: {:?}", &sim.depths[1..]);
     }
     won
 }
@@ -224,7 +221,10 @@ fn switching_depth_parity_from_move_to_move_wanders() {
     let (alternating, fixed4) = (play(vec![4, 5], false), play(vec![4], false));
     let (mixed, even) = (play(vec![], false), play(vec![], true));
     println!("4/5 alternating {alternating}, 4 {fixed4}; budget: mixed {mixed}, even {even}");
-    assert!(alternating + 10 <= fixed4, "{alternating} alternating, {fixed4} at depth 4");
+    assert!(
+        alternating + 10 <= fixed4,
+        "{alternating} alternating, {fixed4} at depth 4"
+    );
     assert!(mixed + 10 <= even, "{mixed} mixed, {even} even depths only");
 }
 

@@ -341,14 +341,8 @@ impl Cpu {
             let op = bus.fetch(pc, t);
             let pcr = pc as u64 | (self.m1 as u64) << M1_SHIFT;
             let next;
-            (t, next) = Handlers::<B>::MAIN[op as usize](
-                self,
-                bus,
-                t,
-                pcr,
-                self.a as u32,
-                self.f as u32,
-            );
+            (t, next) =
+                Handlers::<B>::MAIN[op as usize](self, bus, t, pcr, self.a as u32, self.f as u32);
             pc = next as u16;
             if t >= limit || t >= bus.deadline() || self.end != end {
                 break;
