@@ -133,7 +133,7 @@ fn the_grown_block_round_trips_through_w_and_v() {
             now[0x83..0x88]
                 .iter()
                 .chain(&now[0x8A..0xA0])
-                .chain(&now[0xA6..0xB0])
+                .chain(&now[0xA7..0xB0])
                 .chain(&now[0xB6..])
                 .all(|&x| x == 0),
             "{b}"
@@ -154,9 +154,9 @@ fn the_grown_block_round_trips_through_w_and_v() {
             "{b}: the KBBK procedure's defaults (#36: P_KBBK, P_BBGR, P_BBKD, P_BBFL, P_BBAR, P_BBUNC)"
         );
         assert_eq!(
-            now[0xA0..0xA6],
-            [3, 8, 24, 8, 8, 8],
-            "{b}: the KBNK procedure's defaults (#36: P_KBNK, P_KBGR, P_KBKD, P_KBND, P_KBFL, P_KBUNC)"
+            now[0xA0..0xA7],
+            [3, 8, 24, 8, 8, 8, 4],
+            "{b}: the KBNK procedure's defaults (#36: P_KBNK, P_KBGR, P_KBKD, P_KBND, P_KBFL, P_KBUNC, P_KBDEP)"
         );
         if b != Block::D4 {
             assert_eq!(now, fresh, "{b}");
