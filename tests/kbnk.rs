@@ -498,9 +498,9 @@ fn fit() {
 
 /// Whether the Z80's principal variation at `level` after `moves` (UCI) from `fen`, played
 /// into the firmware (so that it sees the game's history), with P_KBNK = `mode`, reaches a
-/// position of the game (the same men on the same squares, the same side to move); and its
-/// move.
-fn pv_repeats(fen: &str, moves: &str, mode: u8, level: u8) -> (bool, String) {
+/// position of the game (the same men on the same squares, the same side to move); its
+/// move and the whole line (UCI).
+fn pv_repeats(fen: &str, moves: &str, mode: u8, level: u8) -> (bool, String, Vec<String>) {
     use shakmaty::{fen::Fen, uci::UciMove, CastlingMode, Chess, Position};
     use z80chess::firmware::{params::ParamFile, sargon, FwMove};
     let mut e = Engine::new(Build::Full).unwrap();
@@ -525,29 +525,62 @@ fn pv_repeats(fen: &str, moves: &str, mode: u8, level: u8) -> (bool, String) {
         pos.play_unchecked(m);
         repeats |= seen.contains(&key(&pos));
     }
-    (repeats, r.best.uci())
+    (
+        repeats,
+        r.best.uci(),
+        r.pv.iter().map(|m| m.uci()).collect(),
+    )
 }
 
 /// P_KBNK = 3 (KBDRW): a KBNK leaf that repeats a position of the game scores a draw, as
 /// a node does (and as the host model's search scores it: tests/kbnk_fit.rs `replay`).
-/// From seed 1's start 1k6/8/8/8/8/1N2B3/8/2K5 w (`endgame-test kbnk --build full --level
-/// 3`), after ten moves (White Kf3 Be5 Ne4, Black Kh1) the tables alone (P_KBNK = 2) play
-/// Kg3 for the line Kg3 Kg1 Kf3, which is the position after 10. Ne4 again but was scored
-/// at the leaf as a new one (the game went on to the 50-move rule); with the leaf's draws
-/// the line the Z80 plays for reaches no position of the game.
+/// SRCH scores a repetition at a node (DRAWCK), never at a leaf, so the tables alone
+/// (P_KBNK = 2) steer for a line that steps there and back: seen first in seed 1's game
+/// from 1k6/8/8/8/8/1N2B3/8/2K5 w (`endgame-test kbnk --build full --level 3`, the 2-ply
+/// tables of before), which went on to the 50-move rule. Here the history is made to hold
+/// the leaf of the tables' own 2-ply line from a position P (the line played, then each move
+/// taken back by its reverse, so that P recurs): the tables alone play the same line
+/// again, into the game's position; with the leaf's draws the Z80's line reaches none.
 #[test]
 fn a_kbnk_leaf_that_repeats_a_game_position_is_a_draw() {
-    let fen = "1k6/8/8/8/8/1N2B3/8/2K5 w - - 0 1";
-    let moves = "c1d2 b8c7 d2c3 c7d6 b3c5 d6e5 c3c4 e5f5 e3d4 f5g4 d4e5 g4f3 c4d3 f3g2 \
-                 d3e2 g2h1 e2f3 h1g1 c5e4 g1h1";
-    assert_eq!(
-        pv_repeats(fen, moves, 2, 3),
-        (true, "f3g3".into()),
-        "the tables alone"
-    );
-    let (repeats, best) = pv_repeats(fen, moves, 3, 3);
-    assert!(!repeats, "{best}: its line repeats a position of the game");
-    assert_ne!(best, "f3g3");
+    use shakmaty::{fen::Fen, uci::UciMove, CastlingMode, Chess, EnPassantMode, Position};
+    for p in [
+        "1k6/8/8/8/8/1N2B3/8/2K5 w - - 0 1",
+        "8/8/8/2k5/8/2N5/3B4/3K4 w - - 0 1",
+    ] {
+        let (repeats, line) = pv_line(p, "", 2, 2);
+        assert!(!repeats, "{p}: no history yet");
+        let f: Fen = p.parse().unwrap();
+        let mut pos: Chess = f.into_position(CastlingMode::Standard).unwrap();
+        for u in &line[..2] {
+            let m = u.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+            pos.play_unchecked(m);
+        }
+        let leaf = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
+        let back: Vec<String> = line[..2]
+            .iter()
+            .map(|u| format!("{}{}", &u[2..4], &u[0..2]))
+            .collect();
+        let back = back.join(" ");
+        let (repeats, again) = pv_line(&leaf, &back, 2, 2);
+        assert!(
+            repeats,
+            "{p}: the tables alone ({again:?}) do not return to {leaf}"
+        );
+        assert_eq!(again[..2], line[..2], "{p}");
+        let (repeats, best) = pv_line(&leaf, &back, 3, 2);
+        assert!(
+            !repeats,
+            "{p}: {best:?}: its line repeats a position of the game"
+        );
+        assert_ne!(best[0], line[0], "{p}");
+    }
+}
+
+/// [`pv_repeats`] with the whole principal variation (UCI).
+fn pv_line(fen: &str, moves: &str, mode: u8, level: u8) -> (bool, Vec<String>) {
+    let (repeats, _, pv) = pv_repeats(fen, moves, mode, level);
+    (repeats, pv)
 }
 
 /// P_KBNK = 4 (KBDRW): an iterating search from a KBNK position stops after P_KBDEP (4)

@@ -483,7 +483,9 @@ KBGRL:  DB      20,30,40,50,60,70,80,90
 ; on the bare king's class (KBTMAP: 20 squares) with the strong king's, the
 ; knight's and the bishop's square, and a triple (the bare king on a1..g1,
 ; the strong king's file and rank steps from it clamped to 3, the knight's
-; square) in 4-bit nibbles (full/kbnk_tables.asm, generated). The score is
+; square) in 5 bits, a nibble and a bit (full/kbnk_tables.asm, generated),
+; all in quanta of 1 ply (at 2 plies the estimate tied so often that the
+; order in which the search met the tied moves decided games). The score is
 ; 20,000 - 16 * the plies, above every ordinary score, with no penalty for a
 ; piece the bare king might win: the search sees that (a penalty kept even
 ; the exact table from mating). src/luscher/kbnk_tables.rs is the model
@@ -491,11 +493,12 @@ KBGRL:  DB      20,30,40,50,60,70,80,90
 ; ---------------------------------------------------------------------------
 
 ; KBTAB: the tables' score of the men at KSK, KWK, KBS, KNS, whoever is to
-; move: HL = KBTBAS - 32 * (KBTSK + KBTKN + KBTBS + the triple's nibble) at
-; the normalised squares (the strong side's view).
+; move: HL = KBTBAS - 16 * (KBTSK + KBTKN + KBTBS + the triple's level: its
+; nibble + 16 * its KBTHI bit) at the normalised squares (the strong side's
+; view; quanta of 1 ply).
 ;   in: KSK, KWK, KBS, KNS (file, rank)   out: HL
 ;   clobbers: A, BC, DE, HL
-;   cost: about 2,200 T
+;   cost: about 2,300 T
 ;   CALLED BY: KBNKEV, KBREP
 ;   CALLS:     KTPAIR, KTSQ
 KBTAB:  LD      A,(KBS)         ; C = 7: the bishop on a light square
@@ -591,7 +594,7 @@ KBTAB:  LD      A,(KBS)         ; C = 7: the bishop on a light square
         CALL    KTPAIR
         LD      A,(KTBST)       ; the triple: the bare king on a1..g1
         CP      7
-        JR      NC,.off
+        JP      NC,.off
         LD      L,A
         LD      A,(KTBST+1)     ; the strong king's file step, clamped
         AND     7
@@ -639,6 +642,31 @@ KBTAB:  LD      A,(KBS)         ; C = 7: the bishop on a light square
         LD      E,A
         LD      D,0
         ADD     HL,DE
+        PUSH    HL
+        SRL     H               ; the fifth bit: KBTHI + cell * 8 + knight / 8,
+        RR      L
+        SRL     H
+        RR      L
+        LD      DE,KBTHI
+        ADD     HL,DE
+        LD      A,(KTBST+2)     ; its bit knight AND 7
+        AND     7
+        LD      D,(HL)
+        JR      Z,.h0
+.hs:    SRL     D
+        DEC     A
+        JR      NZ,.hs
+.h0:    LD      A,D
+        AND     1
+        RLCA                    ; 16 levels when set
+        RLCA
+        RLCA
+        RLCA
+        ADD     A,C
+        LD      C,A
+        JR      NC,.h1
+        INC     B
+.h1:    POP     HL
         LD      DE,KBTTRI
         ADD     HL,DE
         LD      A,(KTBST+2)     ; the knight's square odd: the high nibble
@@ -656,9 +684,8 @@ KBTAB:  LD      A,(KBS)         ; C = 7: the bishop on a light square
         LD      C,A
         JR      NC,.sum
         INC     B
-.sum:   LD      H,B             ; HL = KBTBAS - 32 * BC
+.sum:   LD      H,B             ; HL = KBTBAS - 16 * BC
         LD      L,C
-        ADD     HL,HL
         ADD     HL,HL
         ADD     HL,HL
         ADD     HL,HL

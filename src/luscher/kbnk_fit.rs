@@ -13,10 +13,10 @@
 //!   at most 6 king steps from a corner of the bishop's colour (after the symmetries a1..g1:
 //!   the wrong corner h1 left out), the strong king as file and rank steps from the bare
 //!   king clamped to ±3 (49 cells), the knight's square (64): 7 × 49 × 64 cells, fitted last
-//!   as the pair tables' residual and held to 16 levels of 2 plies (4 bits; the bare king
+//!   as the pair tables' residual and held to 32 levels of 1 ply (5 bits; the bare king
 //!   on rank 1 leaves the strong king 4 of the 7 rank steps, so 7 × 28 × 64 nibbles =
-//!   6,272 bytes hold it); off the edge the triple's cell 0 (never a position) holds the
-//!   mean residual there;
+//!   6,272 bytes and as many fifth bits, 1,568 bytes, hold it); off the edge the triple's
+//!   cell 0 (never a position) holds the mean residual there;
 //!
 //! least squares over the won positions weighted by 1 / (1 + plies), by backfitting (each
 //! table's cell the weighted mean residual of the others). The leaf score is 20,000 − 16 ×
@@ -169,8 +169,8 @@ impl Config {
             wexp: 1.0,
             passes: 4,
             step: 3,
-            quantum: 2.0,
-            bits: 4,
+            quantum: 1.0,
+            bits: 5,
             unc: 0,
             oracle: false,
             reply: true,

@@ -3,7 +3,8 @@
 //! `z80chess luscher kbnk-tables`), and the host model of the Z80's table evaluation
 //! (KBTAB and KBREP in `asm/full/kbnk.asm`, P_KBNK = 2) on those bytes ([`Tables::score`]).
 //!
-//! Layout (all in quanta of 2 plies):
+//! Layout (all in quanta of 1 ply: at 2 plies the estimate ties so often that which of
+//! the tied moves the search meets first decides the game, `KF_ROOT` in tests/kbnk_fit.rs):
 //! - `KBTMAP`, 64 bytes: the class (0..19) of each square that is its own least image under
 //!   the four colour-keeping symmetries ([`super::kbnk_fit::turn`]), FFh elsewhere;
 //! - `KBTSK`, `KBTKN`, `KBTBS`, 1,280 bytes each: the pair tables (the bare king's class ×
@@ -12,10 +13,12 @@
 //! - `KBTTRI`, 6,272 bytes: the triple's nibbles (low nibble first), its cell
 //!   ((bare king's file × 28 + (file step + 3) × 4 + rank step) × 64 + knight's square)
 //!   with the bare king on a1..g1 after the symmetries, the steps of the strong king from
-//!   it clamped to ±3 (the rank step 0..3), less the triple's least level;
-//! - `KBTOFF`, 1 byte: the triple's nibble off the edge;
-//! - `KBTBAS`, a word: the score's base, KBBASE − 32 × the four tables' least cells, so that
-//!   score = KBTBAS − 32 × (the three pair bytes + the nibble): 20,000 − 16 × the plies.
+//!   it clamped to ±3 (the rank step 0..3), less the triple's least level: its low 4 bits;
+//! - `KBTHI`, 1,568 bytes: each cell's fifth bit (cell `i` in bit `i & 7` of byte `i >> 3`);
+//! - `KBTOFF`, 1 byte: the triple's level (0..31) off the edge;
+//! - `KBTBAS`, a word: the score's base, KBBASE − 16 × the four tables' least cells, so that
+//!   score = KBTBAS − 16 × (the three pair bytes + the triple's level): 20,000 − 16 × the
+//!   plies.
 
 use super::kbnk::{self, Kbnk, KBMATE};
 use super::kbnk_fit::{norm, turn, Config, Dense, Feature, Model};
@@ -28,8 +31,10 @@ pub const CLASSES: usize = 20;
 pub const PAIR_BYTES: usize = CLASSES * 64;
 /// Bytes of the triple (7 × 28 × 64 nibbles).
 pub const TRIPLE_BYTES: usize = 7 * 28 * 64 / 2;
+/// Bytes of the triple's fifth bits.
+pub const HI_BYTES: usize = 7 * 28 * 64 / 8;
 /// Plies in a quantum.
-const QUANTUM: f32 = 2.0;
+const QUANTUM: f32 = 1.0;
 
 /// The tables as the Z80 reads them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,6 +43,8 @@ pub struct Tables {
     /// The strong king's, the knight's, the bishop's.
     pub pair: [Vec<u8>; 3],
     pub triple: Vec<u8>,
+    /// The triple's fifth bits.
+    pub hi: Vec<u8>,
     pub off: u8,
     pub base: u16,
 }
@@ -77,7 +84,7 @@ impl Tables {
             [Feature::Squares(a), Feature::Squares(b), Feature::Squares(d), Feature::Edge { sk: 3, n: 0 }]
             if a == &[1, 0] && b == &[1, 3] && d == &[1, 2]);
         if !shape || !c.sym || c.edge != 6 || c.per_stm || c.quantum != QUANTUM || c.oracle {
-            return Err(shape_error("three pairs and the edge triple, 2-ply quanta"));
+            return Err(shape_error("three pairs and the edge triple, 1-ply quanta"));
         }
         let t = &m.t[0];
         let q = |v: f32| (v / QUANTUM).round() as i32;
@@ -103,7 +110,7 @@ impl Tables {
                 return Err(shape_error("a pair table spans more than 255 quanta"));
             }
             *p = v.iter().map(|&x| (x - lo) as u8).collect();
-            base -= 32 * lo;
+            base -= 16 * lo;
             top += hi - lo;
         }
         let mut cells = vec![0i32; 2 * TRIPLE_BYTES];
@@ -120,22 +127,27 @@ impl Tables {
         let off = q(t[3][0]);
         let lo = *cells.iter().min().unwrap().min(&off);
         let hi = *cells.iter().max().unwrap().max(&off);
-        if hi - lo > 15 {
-            return Err(shape_error("the triple spans more than 16 levels"));
+        if hi - lo > 31 {
+            return Err(shape_error("the triple spans more than 32 levels"));
         }
         let triple = cells
             .chunks(2)
-            .map(|c| ((c[0] - lo) | (c[1] - lo) << 4) as u8)
+            .map(|c| ((c[0] - lo) & 15 | ((c[1] - lo) & 15) << 4) as u8)
             .collect();
-        base -= 32 * lo;
-        top += 15;
-        if !(0..32768).contains(&base) || base - 32 * top <= 0 {
+        let hi_bits = cells
+            .chunks(8)
+            .map(|c| (0..8).fold(0, |b, k| b | ((c[k] - lo) >> 4 & 1) << k) as u8)
+            .collect();
+        base -= 16 * lo;
+        top += 31;
+        if !(0..32768).contains(&base) || base - 16 * top <= 0 {
             return Err(shape_error("the scores leave 1..32767"));
         }
         Ok(Tables {
             class,
             pair,
             triple,
+            hi: hi_bits,
             off: (off - lo) as u8,
             base: base as u16,
         })
@@ -152,6 +164,7 @@ impl Tables {
                 at("KBTBS", PAIR_BYTES),
             ],
             triple: at("KBTTRI", TRIPLE_BYTES),
+            hi: at("KBTHI", HI_BYTES),
             off: at("KBTOFF", 1)[0],
             base: u16::from_le_bytes([base[0], base[1]]),
         }
@@ -163,18 +176,18 @@ impl Tables {
         let c = self.class[wk] as usize * 64;
         let pairs =
             self.pair[0][c + sk] as i32 + self.pair[1][c + n] as i32 + self.pair[2][c + b] as i32;
-        let nib = if wk < 7 {
+        let level = if wk < 7 {
             let i = tri_index(wk, sk, n);
-            self.triple[i >> 1] >> (4 * (i & 1)) & 15
+            (self.triple[i >> 1] >> (4 * (i & 1)) & 15) + 16 * (self.hi[i >> 3] >> (i & 7) & 1)
         } else {
             self.off
         };
-        pairs + nib as i32
+        pairs + level as i32
     }
 
     /// KBTAB: the position's score (the strong side's view), whoever is to move.
     pub fn table(&self, p: &Kbnk) -> i32 {
-        self.base as i32 - 32 * self.sum(p)
+        self.base as i32 - 16 * self.sum(p)
     }
 
     /// KBNKEV with P_KBNK = 2 (the strong side's view; None: declined, the bare king to
@@ -215,10 +228,10 @@ impl Tables {
              ; full/kbnk_tables.asm: GENERATED by `z80chess luscher kbnk-tables` from our\n\
              ; KBNK table (src/luscher/kbnk_fit.rs fits, src/luscher/kbnk_tables.rs lays\n\
              ; out). Do not edit. Included by full/kbnk.asm in page 6 (KBTAB reads it):\n\
-             ; plies to mate in quanta of 2 plies, score = KBTBAS - 32 * (KBTSK + KBTKN\n\
-             ; + KBTBS + the triple's nibble). {} bytes.\n\
+             ; plies to mate in quanta of 1 ply, score = KBTBAS - 16 * (KBTSK + KBTKN\n\
+             ; + KBTBS + the triple's level: its nibble + 16 * its KBTHI bit). {} bytes.\n\
              ; ===========================================================================\n\n",
-            64 + 3 * PAIR_BYTES + TRIPLE_BYTES + 3
+            64 + 3 * PAIR_BYTES + TRIPLE_BYTES + HI_BYTES + 3
         );
         let _ = writeln!(s, "KBTBAS: DW      {}", self.base);
         let _ = writeln!(s, "KBTOFF: DB      {}", self.off);
@@ -227,6 +240,7 @@ impl Tables {
             bytes(&mut s, l, p);
         }
         bytes(&mut s, "KBTTRI", &self.triple);
+        bytes(&mut s, "KBTHI", &self.hi);
         s
     }
 }

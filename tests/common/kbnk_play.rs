@@ -93,6 +93,10 @@ pub struct Sim<'a> {
     pub even: bool,
     /// Fixed depths by move, cycled (empty: the `depth` given to `play`).
     pub cycle: Vec<usize>,
+    /// The defence as `z80chess endgame-test` plays it: among the longest losses, the move
+    /// leaving the strong side the most replies that lose ground, then at random from this
+    /// xorshift state (None: the first longest loss).
+    pub traps: Option<u64>,
     evals: u64,
     seen: HashSet<(u8, u8, u8, u8, bool)>,
     buf: Vec<Vec<RawMove>>,
@@ -108,6 +112,7 @@ impl<'a> Sim<'a> {
             cap: 0,
             even: false,
             cycle: Vec::new(),
+            traps: None,
             evals: 0,
             seen: HashSet::new(),
             buf: Vec::new(),
@@ -167,9 +172,18 @@ impl<'a> Sim<'a> {
     /// whose evaluations, summed from depth 1, stay within the budget (as the Z80's time
     /// control keeps the last completed depth's move).
     fn choose(&mut self, p: &Kbnk, ms: &[RawMove], depth: usize) -> Option<Kbnk> {
+        let order: Vec<&RawMove> = match std::env::var("KF_ROOT").as_deref() {
+            Ok("rev") => ms.iter().rev().collect(),
+            Ok("pieces") => ms
+                .iter()
+                .filter(|m| m.i != 0)
+                .chain(ms.iter().filter(|m| m.i == 0))
+                .collect(),
+            _ => ms.iter().collect(),
+        };
         let one = |sim: &mut Self, d: usize| {
             let mut best = (-MATE - 2, None);
-            for m in ms {
+            for m in order.iter().copied() {
                 let Some(q) = after(p, m) else { continue };
                 let v = sim.search(&q, d - 1, 1, -MATE - 1, MATE + 1);
                 if v > best.0 {
@@ -245,18 +259,49 @@ impl<'a> Sim<'a> {
                     Err(closest)
                 };
             }
-            let mut worst: Option<(Val, Kbnk)> = None;
+            let mut worst: Vec<(Val, Kbnk)> = Vec::new();
             for m in &ms {
                 let r = after(&q, m).ok_or(closest)?; // a piece taken: drawn
                 let v = (self.value)(&r);
                 if !v.is_win() {
                     return Err(closest);
                 }
-                if worst.is_none_or(|(w, _)| v.rank() < w.rank()) {
-                    worst = Some((v, r));
+                if worst.first().is_none_or(|(w, _)| v.rank() < w.rank()) {
+                    worst.clear();
+                }
+                if worst.first().is_none_or(|(w, _)| v.rank() == w.rank()) {
+                    worst.push((v, r));
                 }
             }
-            let (v, r) = worst.ok_or(closest)?;
+            let (v, r) = match self.traps.as_mut() {
+                Some(x) if worst.len() > 1 => {
+                    let traps = |r: &Kbnk| {
+                        let mut rs = Vec::new();
+                        legal_moves(&men_of(r), WHITE, usize::MAX, &mut rs);
+                        let now = (self.value)(r).rank();
+                        rs.iter()
+                            .filter(|m| match after(r, m) {
+                                None => true,
+                                Some(q2) => {
+                                    let d = match (self.value)(&q2) {
+                                        Val::Loss(d) => d as i32 + 1,
+                                        _ => return true,
+                                    };
+                                    1000 - d < now
+                                }
+                            })
+                            .count()
+                    };
+                    let most = worst.iter().map(|(_, r)| traps(r)).max().unwrap_or(0);
+                    worst.retain(|(_, r)| traps(r) == most);
+                    *x ^= *x >> 12;
+                    *x ^= *x << 25;
+                    *x ^= *x >> 27;
+                    let k = (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % worst.len();
+                    worst.swap_remove(k)
+                }
+                _ => *worst.first().ok_or(closest)?,
+            };
             closest = closest.min(plies(v));
             p = r;
             if std::env::var("KBNK_TRACE").is_ok() {
