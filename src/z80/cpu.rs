@@ -1,16 +1,24 @@
 //! The register file and the machine state that is not memory.
 
 /// NMOS Z80 state. Registers are public: debuggers and test harnesses read and set them.
+///
+/// `repr(C)` with each pair's low byte first (F A, C B, E D, L H): a pair is then one
+/// little-endian word in memory, so `set_hl` is one 16-bit store and `hl` one 16-bit load.
+/// With the default layout H came before L: a pair was written as two byte stores and read
+/// back as one word, which the host cannot forward from the store buffer (the load waits
+/// for both stores to retire). In the batch loop every pair a handler writes is read from
+/// memory by the next one that uses it (LDIR: HL, DE and BC every iteration) (#34).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[repr(C)]
 pub struct Cpu {
-    pub a: u8,
     pub f: u8,
-    pub b: u8,
+    pub a: u8,
     pub c: u8,
-    pub d: u8,
+    pub b: u8,
     pub e: u8,
-    pub h: u8,
+    pub d: u8,
     pub l: u8,
+    pub h: u8,
     /// Shadow pairs AF', BC', DE', HL'.
     pub af_: u16,
     pub bc_: u16,
@@ -47,14 +55,14 @@ pub struct Cpu {
     /// Q as it was when the last HALT began (the CP/M frame takes its trap's HALT back with
     /// it); inside an instruction SCF/CCF get it as an argument.
     pub(crate) prev_q: u8,
-    /// The batch loop of [`Cpu::run`] ends when the counter reaches it: the limit, lowered to
-    /// 0 by HALT, EI and LD A,I/R (whose latches matter only at the batch's end). 0 outside it.
-    pub(crate) end: u64,
     /// M1 cycles the batch loop's handlers ran and R has not counted yet; 0 outside it.
     pub(crate) m1: u8,
     /// The address of the last instruction a chain of the batch loop's handlers ran; 0
     /// outside it.
     pub(crate) last: u16,
+    /// The batch loop of [`Cpu::run`] ends when the counter reaches it: the limit, lowered to
+    /// 0 by HALT, EI and LD A,I/R (whose latches matter only at the batch's end). 0 outside it.
+    pub(crate) end: u64,
 }
 
 impl Default for Cpu {

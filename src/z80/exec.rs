@@ -123,6 +123,8 @@ impl<B: Bus> Handlers<B> {
     const MAIN: [Handler<B>; 256] = handler_table!(handle, B);
     const CB: [Handler<B>; 256] = handler_table!(handle_second, B, 0xCB);
     const ED: [Handler<B>; 256] = handler_table!(handle_second, B, 0xED);
+    const DD: [Handler<B>; 256] = handler_table!(handle_second, B, 0xDD);
+    const FD: [Handler<B>; 256] = handler_table!(handle_second, B, 0xFD);
 }
 
 /// The handler of the unprefixed opcode `N` at `pc`, whose M1 cycle has been put on the bus
@@ -154,6 +156,19 @@ fn handle<const N: u8, B: Bus>(
             Handlers::<B>::ED[op](cpu, bus, t, pcr, a, f)
         };
     }
+    if N == 0xDD || N == 0xFD {
+        // The prefix's M1 cycle, then the DD or FD page's handler. The instruction starts
+        // here: a run of prefixes (rare) finds its address in `cpu.last`, which the chain's
+        // end overwrites.
+        cpu.last = pcr as u16;
+        let (t, pcr) = (t + 4, pcr.wrapping_add(1 + M1_ONE));
+        let op = bus.fetch(pcr as u16, t) as usize;
+        return if N == 0xDD {
+            Handlers::<B>::DD[op](cpu, bus, t, pcr, a, f)
+        } else {
+            Handlers::<B>::FD[op](cpu, bus, t, pcr, a, f)
+        };
+    }
     let prev_q = cpu.q;
     let mut k = Core::chained(cpu, t, pcr, a, f);
     k.exec_main::<HL, B>(bus, N, prev_q);
@@ -170,11 +185,21 @@ fn handle_second<const PAGE: u8, const N: u8, B: Bus>(
     a: u32,
     f: u32,
 ) -> (TStates, u64) {
+    let prev_q = cpu.q;
+    if (PAGE == 0xDD || PAGE == 0xFD) && (N == 0xDD || N == 0xFD) {
+        // A run of prefixes: the last one counts (as in `Cpu::step`), the instruction starts
+        // at the first, whose address the prefix's handler left in `cpu.last`.
+        let start = cpu.last;
+        let mut k = Core::chained(cpu, t, pcr, a, f);
+        k.exec_prefixed(bus, N, prev_q);
+        return chain(k, bus, start);
+    }
     let mut k = Core::chained(cpu, t, pcr, a, f);
-    if PAGE == 0xCB {
-        k.exec_cb_op(bus, N);
-    } else {
-        k.exec_ed_op(bus, N);
+    match PAGE {
+        0xCB => k.exec_cb_op(bus, N),
+        0xED => k.exec_ed_op(bus, N),
+        0xDD => k.exec_main::<IX, B>(bus, N, prev_q),
+        _ => k.exec_main::<IY, B>(bus, N, prev_q),
     }
     chain(k, bus, (pcr as u16).wrapping_sub(1))
 }
