@@ -336,3 +336,55 @@ fn interrupts_between_batches_are_taken_at_the_same_t_states() {
     assert!(handled > 10, "only {handled} interrupts were taken");
     assert!(fast.0.t > 100_000);
 }
+
+/// A flat 64 KiB bus for [`the_batch_loop_names_the_instruction_it_ended_after`].
+struct Flat(Box<[u8; 0x10000]>);
+
+impl Bus for Flat {
+    fn read(&mut self, addr: u16, _t: TStates) -> u8 {
+        self.0[addr as usize]
+    }
+    fn write(&mut self, addr: u16, value: u8, _t: TStates) {
+        self.0[addr as usize] = value;
+    }
+    fn port_in(&mut self, _port: u16, _t: TStates) -> u8 {
+        0xFF
+    }
+    fn port_out(&mut self, _port: u16, _value: u8, _t: TStates) {}
+    fn peek(&self, addr: u16) -> u8 {
+        self.0[addr as usize]
+    }
+}
+
+/// The address [`Cpu::run`] returns (the one a fault or a watchpoint is reported at) is where
+/// the last instruction began, for every opcode of every page, taken or not, at addresses
+/// where the instruction wraps past FFFFh: the batch loop's handlers find it from the next
+/// PC and the instruction's length where the instruction cannot jump (#34), so this holds
+/// the lengths to the instructions'.
+#[test]
+fn the_batch_loop_names_the_instruction_it_ended_after() {
+    let mut checked = 0;
+    for prefix in [None, Some(0xCB), Some(0xED), Some(0xDD), Some(0xFD)] {
+        for op in 0..=255u8 {
+            for start in [0x8000u16, 0xFFFF, 0xFFFE, 0xFFFD] {
+                for flags in [0x00, 0xFF] {
+                    let mut mem = Box::new([0u8; 0x10000]);
+                    // Operands and a DDCB/FDCB opcode that are not prefixes themselves.
+                    let bytes: Vec<u8> = prefix.into_iter().chain([op, 0x12, 0x34, 0x46]).collect();
+                    for (i, b) in bytes.iter().enumerate() {
+                        mem[start.wrapping_add(i as u16) as usize] = *b;
+                    }
+                    let mut bus = Flat(mem);
+                    let mut cpu = Cpu::new();
+                    (cpu.pc, cpu.f, cpu.sp) = (start, flags, 0x4000);
+                    cpu.set_bc(0x0102);
+                    let exit = cpu.run(&mut bus, 1);
+                    let what = format!("{prefix:02X?} {op:02X} at {start:04X}h, F {flags:02X}h");
+                    assert_eq!(exit.pc(), start, "{what}: {exit:?}");
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 5 * 256 * 4 * 2);
+}

@@ -172,7 +172,31 @@ fn handle<const N: u8, B: Bus>(
     let prev_q = cpu.q;
     let mut k = Core::chained(cpu, t, pcr, a, f);
     k.exec_main::<HL, B>(bus, N, prev_q);
-    chain(k, bus, pcr as u16)
+    chain(k, bus, pcr as u16, straight_len(N))
+}
+
+/// The length of the unprefixed instruction `n` if the next instruction always follows it
+/// (its start is then the next PC minus this), 0 if it can jump (DJNZ, JR, JP, CALL, RET,
+/// RST, JP (HL)) or is a prefix.
+///
+/// It spares the chain's end a register: a handler that knows its instruction's length
+/// finds where the instruction began from the next PC when the chain ends, instead of
+/// keeping the PC it was entered with live across the instruction (#34: LD (HL),A saved and
+/// restored a callee-saved register around every instruction for want of one).
+const fn straight_len(n: u8) -> u16 {
+    match n {
+        // DJNZ, JR, JR cc; RET, JP, CALL, JP (HL); the prefixes.
+        0x10 | 0x18 | 0x20 | 0x28 | 0x30 | 0x38 | 0xC9 | 0xC3 | 0xCD | 0xE9 => 0,
+        0xCB | 0xDD | 0xED | 0xFD => 0,
+        // RET cc, JP cc, CALL cc, RST.
+        _ if n & 0xC7 == 0xC0 || n & 0xC7 == 0xC2 || n & 0xC7 == 0xC4 || n & 0xC7 == 0xC7 => 0,
+        // LD rp,nn; LD (nn),HL; LD HL,(nn); LD (nn),A; LD A,(nn).
+        0x01 | 0x11 | 0x21 | 0x31 | 0x22 | 0x2A | 0x32 | 0x3A => 3,
+        // LD r,n; ALU A,n; OUT (n),A; IN A,(n).
+        _ if n & 0xC7 == 0x06 || n & 0xC7 == 0xC6 => 2,
+        0xD3 | 0xDB => 2,
+        _ => 1,
+    }
 }
 
 /// The handler of `N` on the second page `PAGE` (CB or ED; see [`handle`]), entered with
@@ -192,7 +216,7 @@ fn handle_second<const PAGE: u8, const N: u8, B: Bus>(
         let start = cpu.last;
         let mut k = Core::chained(cpu, t, pcr, a, f);
         k.exec_prefixed(bus, N, prev_q);
-        return chain(k, bus, start);
+        return chain(k, bus, start, 0);
     }
     let mut k = Core::chained(cpu, t, pcr, a, f);
     match PAGE {
@@ -201,19 +225,26 @@ fn handle_second<const PAGE: u8, const N: u8, B: Bus>(
         0xDD => k.exec_main::<IX, B>(bus, N, prev_q),
         _ => k.exec_main::<IY, B>(bus, N, prev_q),
     }
-    chain(k, bus, (pcr as u16).wrapping_sub(1))
+    // Every CB instruction is two bytes and none jumps (see `straight_len`).
+    let len = if PAGE == 0xCB { 2 } else { 0 };
+    chain(k, bus, (pcr as u16).wrapping_sub(1), len)
 }
 
-/// A handler's end, after the instruction that began at `start`: unless the counter has
-/// reached `cpu.end` or the bus's deadline, fetch the next opcode and jump to its handler;
-/// else store what the chain carried and return.
+/// A handler's end, after the instruction that began at `start` (or, if `len` is not 0, `len`
+/// bytes before the next PC: see [`straight_len`]): unless the counter has reached `cpu.end`
+/// or the bus's deadline, fetch the next opcode and jump to its handler; else store what the
+/// chain carried and return.
 #[inline(always)]
-fn chain<B: Bus>(k: Core<'_>, bus: &mut B, start: u16) -> (TStates, u64) {
+fn chain<B: Bus>(k: Core<'_>, bus: &mut B, start: u16, len: u16) -> (TStates, u64) {
     let (t, next, a, f) = (k.t, k.pcr, k.a, k.f);
     let cpu = k.cpu;
     cpu.q = k.q;
     if t >= cpu.end || t >= bus.deadline() {
-        cpu.last = start;
+        cpu.last = if len != 0 {
+            (next as u16).wrapping_sub(len)
+        } else {
+            start
+        };
         cpu.m1 = (next >> M1_SHIFT) as u8;
         cpu.a = a;
         cpu.f = f;
