@@ -324,16 +324,16 @@ fn kbnk_of(pos: &shakmaty::Chess) -> Kbnk {
 #[test]
 #[ignore = "a diagnostic: set KF_FEN and KF_MOVES"]
 fn replay() {
-    use shakmaty::{fen::Fen, san::San, CastlingMode, Chess, Position};
-    let (Ok(fen), Ok(moves)) = (std::env::var("KF_FEN"), std::env::var("KF_MOVES")) else {
+    use shakmaty::{san::San, Position};
+    let (Ok(start), Ok(moves)) = (std::env::var("KF_FEN"), std::env::var("KF_MOVES")) else {
+        eprintln!("replay: set KF_FEN and KF_MOVES (and KF_DEPTH) to replay a game");
         return;
     };
     let depth = env("KF_DEPTH", 3);
     let m = fit(Config::edge_triple());
     let leaf = |p: &Kbnk| m.score(p);
     let mut sim = Sim::new(&leaf, &val);
-    let f: Fen = fen.parse().unwrap();
-    let mut pos: Chess = f.into_position(CastlingMode::Standard).unwrap();
+    let mut pos = fen(&start);
     let mut hist = Vec::new();
     let mut n = 0;
     for tok in moves.split_whitespace() {
