@@ -9,7 +9,7 @@
 use z80chess::asm::assemble_str;
 use z80chess::firmware::{parse_fen, sargon, Build, Engine};
 use z80chess::machine::{Access, AccessKind, Fault, Machine, MemoryMap, Observer, StopReason};
-use z80chess::z80::{Bus, Cpu, Exit, TStates};
+use z80chess::z80::{Bus, Cpu, Exit, FlatBus, TStates};
 
 /// Watches nothing, but counts the clock-port reads and page selections it is told of.
 #[derive(Default)]
@@ -337,25 +337,6 @@ fn interrupts_between_batches_are_taken_at_the_same_t_states() {
     assert!(fast.0.t > 100_000);
 }
 
-/// A flat 64 KiB bus for [`the_batch_loop_names_the_instruction_it_ended_after`].
-struct Flat(Box<[u8; 0x10000]>);
-
-impl Bus for Flat {
-    fn read(&mut self, addr: u16, _t: TStates) -> u8 {
-        self.0[addr as usize]
-    }
-    fn write(&mut self, addr: u16, value: u8, _t: TStates) {
-        self.0[addr as usize] = value;
-    }
-    fn port_in(&mut self, _port: u16, _t: TStates) -> u8 {
-        0xFF
-    }
-    fn port_out(&mut self, _port: u16, _value: u8, _t: TStates) {}
-    fn peek(&self, addr: u16) -> u8 {
-        self.0[addr as usize]
-    }
-}
-
 /// The address [`Cpu::run`] returns (the one a fault or a watchpoint is reported at) is where
 /// the last instruction began, for every opcode of every page, taken or not, at addresses
 /// where the instruction wraps past FFFFh: the batch loop's handlers find it from the next
@@ -374,7 +355,7 @@ fn the_batch_loop_names_the_instruction_it_ended_after() {
                     for (i, b) in bytes.iter().enumerate() {
                         mem[start.wrapping_add(i as u16) as usize] = *b;
                     }
-                    let mut bus = Flat(mem);
+                    let mut bus = FlatBus { mem };
                     let mut cpu = Cpu::new();
                     (cpu.pc, cpu.f, cpu.sp) = (start, flags, 0x4000);
                     cpu.set_bc(0x0102);
