@@ -63,6 +63,12 @@ pub struct Cpu {
     /// The batch loop of [`Cpu::run`] ends when the counter reaches it: the limit, lowered to
     /// 0 by HALT, EI and LD A,I/R (whose latches matter only at the batch's end). 0 outside it.
     pub(crate) end: u64,
+    /// Where the batch loop's chain keeps Q without a store per instruction (#34): the
+    /// counter at the end of the last chained instruction that wrote F (Q is then F), and
+    /// the counter at the chain's first instruction (or at the instruction after a DD/FD
+    /// prefix), before which Q is `q`. 0 outside the batch loop.
+    pub(crate) q_at: u64,
+    pub(crate) q_from: u64,
 }
 
 /// Each pair's high byte directly follows its low byte, which [`Cpu::pair`] relies on.
@@ -117,6 +123,8 @@ impl Cpu {
             end: 0,
             m1: 0,
             last: 0,
+            q_at: 0,
+            q_from: 0,
         }
     }
 

@@ -161,6 +161,10 @@ fn handle<const N: u8, B: Bus>(
         // here: a run of prefixes (rare) finds its address in `cpu.last`, which the chain's
         // end overwrites.
         cpu.last = pcr as u16;
+        // Q as the prefixed instruction sees it (the prefix leaves it as it was), found
+        // from the counter here, kept where the next handler (or a run of prefixes) finds it.
+        cpu.q = chained_q(cpu, t, f);
+        cpu.q_from = t + 4;
         let (t, pcr) = (t + 4, pcr.wrapping_add(1 + M1_ONE));
         let op = bus.fetch(pcr as u16, t) as usize;
         return if N == 0xDD {
@@ -169,7 +173,7 @@ fn handle<const N: u8, B: Bus>(
             Handlers::<B>::FD[op](cpu, bus, t, pcr, a, f)
         };
     }
-    let prev_q = cpu.q;
+    let prev_q = chained_q(cpu, t, f);
     let mut k = Core::chained(cpu, t, pcr, a, f);
     k.exec_main::<HL, B>(bus, N, prev_q);
     chain(k, bus, pcr as u16, straight_len(N))
@@ -209,7 +213,7 @@ fn handle_second<const PAGE: u8, const N: u8, B: Bus>(
     a: u32,
     f: u32,
 ) -> (TStates, u64) {
-    let prev_q = cpu.q;
+    let prev_q = chained_q(cpu, t, f);
     if (PAGE == 0xDD || PAGE == 0xFD) && (N == 0xDD || N == 0xFD) {
         // A run of prefixes: the last one counts (as in `Cpu::step`), the instruction starts
         // at the first, whose address the prefix's handler left in `cpu.last`.
@@ -230,6 +234,23 @@ fn handle_second<const PAGE: u8, const N: u8, B: Bus>(
     chain(k, bus, (pcr as u16).wrapping_sub(1), len)
 }
 
+/// Q for the chained instruction whose first M1 cycle is at `t`, with F `f`: the handlers
+/// do not store Q each instruction (a store per instruction for SCF and CCF alone, #34);
+/// one that writes F leaves the counter at its end in `cpu.q_at` (Q is then F, the only
+/// write to F after which is POP AF or EX AF,AF', which write no Q), and the first of a
+/// chain (or the instruction after a DD/FD prefix) finds Q in `cpu.q`. Only SCF, CCF and
+/// HALT read it, so the other handlers drop the loads.
+#[inline(always)]
+fn chained_q(cpu: &Cpu, t: TStates, f: u32) -> u8 {
+    if t == cpu.q_from {
+        cpu.q
+    } else if t == cpu.q_at {
+        f as u8
+    } else {
+        0
+    }
+}
+
 /// A handler's end, after the instruction that began at `start` (or, if `len` is not 0, `len`
 /// bytes before the next PC: see [`straight_len`]): unless the counter has reached `cpu.end`
 /// or the bus's deadline, fetch the next opcode and jump to its handler; else store what the
@@ -237,9 +258,13 @@ fn handle_second<const PAGE: u8, const N: u8, B: Bus>(
 #[inline(always)]
 fn chain<B: Bus>(k: Core<'_>, bus: &mut B, start: u16, len: u16) -> (TStates, u64) {
     let (t, next, a, f) = (k.t, k.pcr, k.a, k.f);
+    let wrote_f = k.wrote_f;
     let cpu = k.cpu;
-    cpu.q = k.q;
+    if wrote_f {
+        cpu.q_at = t;
+    }
     if t >= cpu.end || t >= bus.deadline() {
+        cpu.q = if wrote_f { f } else { 0 };
         cpu.last = if len != 0 {
             (next as u16).wrapping_sub(len)
         } else {
@@ -382,6 +407,11 @@ impl Cpu {
     ///   (22137c2): 473.8 M but 0.56 s, one serial chain of shifts and ors per instruction.
     ///
     /// (cd308cf and 22137c2 are on the branch `emu-exp-v5-core`.)
+    ///
+    /// Then the handlers stopped storing Q each instruction (only SCF, CCF and HALT read it):
+    /// one that writes F leaves the counter in `q_at`, and [`chained_q`] finds Q from it. The
+    /// `LD (HL),A` stream went from 2,846–3,040 to 3,562–3,796 emulated MHz (mean over 8
+    /// placements of the memory, 3 alternating rounds), the NOP stream unchanged.
     #[inline(never)]
     fn batch<B: Bus>(&mut self, bus: &mut B, limit: TStates) -> u16 {
         debug_assert!(!self.halted);
@@ -394,6 +424,7 @@ impl Cpu {
         loop {
             let end = limit.min(t.saturating_add(CHAIN_T));
             self.end = end;
+            self.q_from = t;
             let op = bus.fetch(pc, t);
             let pcr = pc as u64 | (self.m1 as u64) << M1_SHIFT;
             let next;
@@ -410,6 +441,8 @@ impl Cpu {
         self.r = (self.r & 0x80) | (self.r.wrapping_add(m1) & 0x7F);
         self.m1 = 0;
         self.end = 0;
+        self.q_at = 0;
+        self.q_from = 0;
         std::mem::take(&mut self.last)
     }
 }
@@ -432,6 +465,8 @@ struct Core<'a> {
     a: u8,
     f: u8,
     q: u8,
+    /// The instruction wrote F (set with `q` by `setf`; the chain keeps this, not `q`).
+    wrote_f: bool,
     cpu: &'a mut Cpu,
 }
 
@@ -459,6 +494,7 @@ impl<'a> Core<'a> {
             a: cpu.a,
             f: cpu.f,
             q: cpu.q,
+            wrote_f: false,
             cpu,
         }
     }
@@ -474,6 +510,7 @@ impl<'a> Core<'a> {
             a: a as u8,
             f: f as u8,
             q: 0,
+            wrote_f: false,
             cpu,
         }
     }
@@ -519,6 +556,7 @@ impl<'a> Core<'a> {
     fn setf(&mut self, f: u8) {
         self.f = f;
         self.q = f;
+        self.wrote_f = true;
     }
 
     /// An M1 cycle: R's counter advances (added to R when the instruction is done).
