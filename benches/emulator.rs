@@ -209,7 +209,7 @@ impl Bus for FlatPorts {
 /// them, no window to switch), each a machine just told to search: `Machine::run` until the
 /// firmware waits for the host, against `Cpu::run` over `FlatPorts` for the same T-states.
 /// Both must end in the same registers and RAM before anything is timed.
-fn bench_machine(c: &mut Criterion) {
+fn bench_machine(c: &mut Criterion) -> Vec<(Machine, TStates)> {
     let mut starts = Vec::new();
     let mut total = 0;
     for &(name, fen, level) in POSITIONS {
@@ -254,6 +254,37 @@ fn bench_machine(c: &mut Criterion) {
         })
     });
     g.finish();
+    starts
+}
+
+/// Rounds of [`machine_alternating`]: each runs the 1978 signature's searches twice (about
+/// two seconds a round here).
+const MACHINE_ROUNDS: usize = 15;
+
+/// [`MACHINE_ROUNDS`] rounds of the signature's searches by `Machine::run`, then by `Cpu::run`
+/// over the flat bus: the best time of each (s) and the median of the rounds' ratios
+/// (machine over flat), as [`alternating`] does for the streams.
+fn machine_alternating(starts: &[(Machine, TStates)]) -> (f64, f64, f64) {
+    let mut rounds: Vec<(f64, f64)> = (0..MACHINE_ROUNDS)
+        .map(|_| {
+            let begin = Instant::now();
+            for (start, _) in starts {
+                let mut m = start.clone();
+                std::hint::black_box(m.run(u64::MAX));
+            }
+            let machine = begin.elapsed().as_secs_f64();
+            let begin = Instant::now();
+            for (start, t) in starts {
+                std::hint::black_box(run_flat(start, *t));
+            }
+            (machine, begin.elapsed().as_secs_f64())
+        })
+        .collect();
+    let best_machine = rounds.iter().map(|r| r.0).fold(f64::MAX, f64::min);
+    let best_flat = rounds.iter().map(|r| r.1).fold(f64::MAX, f64::min);
+    rounds.sort_by(|x, y| (x.0 / x.1).total_cmp(&(y.0 / y.1)));
+    let mid = rounds[MACHINE_ROUNDS / 2];
+    (best_machine, best_flat, mid.0 / mid.1)
 }
 
 /// `start`'s CPU and memory on a flat bus, run `t` T-states.
@@ -308,7 +339,7 @@ fn main() {
     let start = std::time::SystemTime::now();
     bench(&mut c, &image, tstates);
     bench_streams(&mut c);
-    bench_machine(&mut c);
+    let starts = bench_machine(&mut c);
     c.final_summary();
     // The ratios of this run's medians (only where both were measured just now), and of the
     // best of many runs taken alternately, one of ours then one of z80emu's: criterion times
@@ -339,6 +370,23 @@ fn main() {
             );
         }
     };
+    // The machine group likewise: criterion's two medians, then rounds alternating the two.
+    if let (Some(machine), Some(flat)) = (
+        fresh_median_ns("machine", "Machine__run 1978 signature", start),
+        fresh_median_ns("machine", "Cpu__run flat 1978 signature", start),
+    ) {
+        let (best_machine, best_flat, median) = machine_alternating(&starts);
+        println!(
+            "Machine::run against Cpu::run on a flat bus, the 1978 signature: criterion's \
+             medians {:.3} s, {:.3} s: {:+.1}% | {MACHINE_ROUNDS} alternating rounds: the best \
+             {best_machine:.3} s, {best_flat:.3} s: {:+.1}%; the median round {:+.1}%",
+            machine / 1e9,
+            flat / 1e9,
+            (machine / flat - 1.0) * 100.0,
+            (best_machine / best_flat - 1.0) * 100.0,
+            (median - 1.0) * 100.0
+        );
+    }
     ratio(GROUP, "", "workload", &image, tstates);
     for (name, bytes) in STREAMS {
         let image = stream_image(bytes);
