@@ -78,7 +78,25 @@ const PAIRS_ARE_WORDS: () = {
     assert!(offset_of!(Cpu, b) == offset_of!(Cpu, c) + 1);
     assert!(offset_of!(Cpu, d) == offset_of!(Cpu, e) + 1);
     assert!(offset_of!(Cpu, h) == offset_of!(Cpu, l) + 1);
+    // Each pair's word is aligned (`pair` reads it as one aligned, volatile load).
+    assert!(offset_of!(Cpu, f) % 2 == 0 && offset_of!(Cpu, c) % 2 == 0);
+    assert!(offset_of!(Cpu, e) % 2 == 0 && offset_of!(Cpu, l) % 2 == 0);
+    assert!(std::mem::align_of::<Cpu>() >= 2);
 };
+
+/// Reads a 16-bit register as exactly one 16-bit load.
+///
+/// LLVM widens a plain `u16` field load whose value only feeds 32-bit arithmetic into a
+/// 32-bit load (`mov 0x14(%rdi),%ecx` for SP: it may, the bytes after SP are PC, inside
+/// `*self`). In the batch loop the last instruction stored that register as 16 bits a few
+/// host instructions earlier, and a load wider than the store it overlaps cannot be forwarded
+/// from the store buffer: it waits for the store to retire. perf on zexdoc showed 58% of
+/// PUSH's samples on that load (#34). A volatile load keeps its width.
+#[inline(always)]
+pub(crate) fn load16(r: &u16) -> u16 {
+    // SAFETY: a reference is valid and aligned for a read.
+    unsafe { std::ptr::read_volatile(r) }
+}
 
 impl Default for Cpu {
     fn default() -> Self {
@@ -145,14 +163,16 @@ impl Cpu {
         let () = PAIRS_ARE_WORDS;
         debug_assert!(lo + 2 <= std::mem::size_of::<Cpu>());
         // SAFETY: `lo` is one of the four field offsets asserted in `PAIRS_ARE_WORDS`, so
-        // `lo` and `lo + 1` are the pair's two `u8` fields inside `*self`, and any bit
-        // pattern is a valid `u16`. The read is unaligned-safe.
+        // `lo` and `lo + 1` are the pair's two `u8` fields inside `*self`, `lo` is even (the
+        // assertion checks it) in an 8-aligned struct, and any bit pattern is a valid `u16`.
+        // Volatile for its width (see [`load16`]); `lo` is even and `Cpu` 8-aligned, so the
+        // word is aligned.
         let word = unsafe {
             (self as *const Cpu)
                 .cast::<u8>()
                 .add(lo)
                 .cast::<u16>()
-                .read_unaligned()
+                .read_volatile()
         };
         u16::from_le(word)
     }

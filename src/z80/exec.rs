@@ -22,7 +22,7 @@
 //! proves they equal the table in `isa.rs`.
 
 use super::bus::{Bus, TStates};
-use super::cpu::Cpu;
+use super::cpu::{load16, Cpu};
 use super::flags::*;
 
 const HL: u8 = 0;
@@ -701,17 +701,21 @@ impl<'a> Core<'a> {
     #[inline(always)]
     fn push16<B: Bus>(&mut self, bus: &mut B, v: u16) {
         let [hi, lo] = v.to_be_bytes();
-        self.sp = self.sp.wrapping_sub(1);
-        self.wr(bus, self.sp, hi);
-        self.sp = self.sp.wrapping_sub(1);
-        self.wr(bus, self.sp, lo);
+        let sp = load16(&self.sp).wrapping_sub(1);
+        self.sp = sp;
+        self.wr(bus, sp, hi);
+        let sp = sp.wrapping_sub(1);
+        self.sp = sp;
+        self.wr(bus, sp, lo);
     }
     #[inline(always)]
     fn pop16<B: Bus>(&mut self, bus: &mut B) -> u16 {
-        let lo = self.rd(bus, self.sp);
-        self.sp = self.sp.wrapping_add(1);
-        let hi = self.rd(bus, self.sp);
-        self.sp = self.sp.wrapping_add(1);
+        let sp = load16(&self.sp);
+        let lo = self.rd(bus, sp);
+        let sp = sp.wrapping_add(1);
+        self.sp = sp;
+        let hi = self.rd(bus, sp);
+        self.sp = sp.wrapping_add(1);
         u16::from_le_bytes([lo, hi])
     }
     #[inline(always)]
@@ -725,8 +729,8 @@ impl<'a> Core<'a> {
     fn xy<const I: u8>(&self) -> u16 {
         match I {
             HL => self.hl(),
-            IX => self.ix,
-            _ => self.iy,
+            IX => load16(&self.ix),
+            _ => load16(&self.iy),
         }
     }
     #[inline(always)]
@@ -775,7 +779,7 @@ impl<'a> Core<'a> {
             0 => self.bc(),
             1 => self.de(),
             2 => self.xy::<I>(),
-            _ => self.sp,
+            _ => load16(&self.sp),
         }
     }
     #[inline(always)]
@@ -996,7 +1000,7 @@ impl<'a> Core<'a> {
                     0 => {}
                     1 => {
                         let af = self.af();
-                        self.set_af(self.af_);
+                        self.set_af(load16(&self.af_));
                         self.af_ = af;
                     }
                     2 => {
@@ -1167,7 +1171,8 @@ impl<'a> Core<'a> {
                             }
                             1 => {
                                 let (bc, de, hl) = (self.bc(), self.de(), self.hl());
-                                let (bc_, de_, hl_) = (self.bc_, self.de_, self.hl_);
+                                let (bc_, de_, hl_) =
+                                    (load16(&self.bc_), load16(&self.de_), load16(&self.hl_));
                                 self.set_bc(bc_);
                                 self.set_de(de_);
                                 self.set_hl(hl_);
@@ -1218,7 +1223,7 @@ impl<'a> Core<'a> {
                         self.wz = port.wrapping_add(1);
                     }
                     4 => {
-                        let sp = self.sp;
+                        let sp = load16(&self.sp);
                         let lo = self.rd(bus, sp);
                         let sp1 = sp.wrapping_add(1);
                         let hi = self.rd(bus, sp1);
