@@ -165,8 +165,7 @@ impl Cpu {
         // SAFETY: `lo` is one of the four field offsets asserted in `PAIRS_ARE_WORDS`, so
         // `lo` and `lo + 1` are the pair's two `u8` fields inside `*self`, `lo` is even (the
         // assertion checks it) in an 8-aligned struct, and any bit pattern is a valid `u16`.
-        // Volatile for its width (see [`load16`]); `lo` is even and `Cpu` 8-aligned, so the
-        // word is aligned.
+        // Volatile for its width (see [`load16`]).
         let word = unsafe {
             (self as *const Cpu)
                 .cast::<u8>()
