@@ -277,14 +277,11 @@ fn machine_alternating(starts: &[(Machine, TStates)]) -> (f64, f64, f64) {
             for (start, t) in starts {
                 std::hint::black_box(run_flat(start, *t));
             }
-            (machine, begin.elapsed().as_secs_f64())
+            (begin.elapsed().as_secs_f64(), machine)
         })
         .collect();
-    let best_machine = rounds.iter().map(|r| r.0).fold(f64::MAX, f64::min);
-    let best_flat = rounds.iter().map(|r| r.1).fold(f64::MAX, f64::min);
-    rounds.sort_by(|x, y| (x.0 / x.1).total_cmp(&(y.0 / y.1)));
-    let mid = rounds[MACHINE_ROUNDS / 2];
-    (best_machine, best_flat, mid.0 / mid.1)
+    let (best_flat, best_machine, median) = best_and_median(&mut rounds);
+    (best_machine, best_flat, median)
 }
 
 /// `start`'s CPU and memory on a flat bus, run `t` T-states.
@@ -423,13 +420,19 @@ fn alternating(image: &[u8; 0x10000]) -> Paired {
             (ours, theirs)
         })
         .collect();
-    let best_ours = rounds.iter().map(|r| r.0).fold(f64::MAX, f64::min);
-    let best_theirs = rounds.iter().map(|r| r.1).fold(f64::MAX, f64::min);
-    rounds.sort_by(|x, y| (x.1 / x.0).total_cmp(&(y.1 / y.0)));
-    let mid = rounds[PAIRED_ROUNDS / 2];
+    let (best_ours, best_theirs, median_ratio) = best_and_median(&mut rounds);
     Paired {
         best_ours,
         best_theirs,
-        median_ratio: mid.1 / mid.0,
+        median_ratio,
     }
+}
+
+/// Rounds of two timings `(a, b)`: the least `a`, the least `b`, and the median of `b / a`.
+fn best_and_median(rounds: &mut [(f64, f64)]) -> (f64, f64, f64) {
+    let best_a = rounds.iter().map(|r| r.0).fold(f64::MAX, f64::min);
+    let best_b = rounds.iter().map(|r| r.1).fold(f64::MAX, f64::min);
+    rounds.sort_by(|x, y| (x.1 / x.0).total_cmp(&(y.1 / y.0)));
+    let mid = rounds[rounds.len() / 2];
+    (best_a, best_b, mid.1 / mid.0)
 }
