@@ -287,7 +287,7 @@ fn machine_alternating(starts: &[(Machine, TStates)]) -> (f64, f64, f64) {
 /// `start`'s CPU and memory on a flat bus, run `t` T-states.
 fn run_flat(start: &Machine, t: TStates) -> (Cpu, FlatPorts) {
     let mut cpu = start.cpu.clone();
-    let mut bus = FlatPorts(start.bus.mem.clone());
+    let mut bus = FlatPorts(Box::new(start.bus.mem));
     let limit = cpu.t + t;
     while cpu.t < limit {
         cpu.run(&mut bus, limit);

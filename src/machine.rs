@@ -275,10 +275,12 @@ impl MemoryMap {
     }
 }
 
-/// Memory and ports as the CPU sees them.
+/// Memory and ports as the CPU sees them. Its 64 KiB are inline, so each access is one load
+/// from the bus pointer the handlers carry, not a load of a `Box`'s pointer first (the
+/// [`Machine`] boxes the whole bus instead; #34).
 #[derive(Clone)]
 pub struct MachineBus {
-    pub mem: Box<[u8; 0x10000]>,
+    pub mem: [u8; 0x10000],
     input: VecDeque<u8>,
     output: Vec<u8>,
     /// The host asks the search to stop (status bit 1).
@@ -298,8 +300,8 @@ pub struct MachineBus {
 }
 
 impl MachineBus {
-    fn new(map: MemoryMap, pages: Arc<[u8]>) -> Self {
-        let mut mem = Box::new([0u8; 0x10000]);
+    fn new(map: MemoryMap, pages: Arc<[u8]>) -> Box<Self> {
+        let mut mem = [0u8; 0x10000];
         mem[RAM_END as usize..].fill(0xFF);
         let mut writable = [false; 8];
         writable[RAM_START as usize >> 13] = true;
@@ -309,7 +311,7 @@ impl MachineBus {
             mem[XRAM_START as usize..].fill(0);
             writable[XRAM_START as usize >> 13..].fill(true);
         }
-        let mut bus = MachineBus {
+        let mut bus = Box::new(MachineBus {
             mem,
             input: VecDeque::new(),
             output: Vec::new(),
@@ -321,7 +323,7 @@ impl MachineBus {
             page: 0,
             writable,
             clock: 0,
-        };
+        });
         bus.show_page();
         bus
     }
@@ -487,7 +489,8 @@ impl Bus for MachineBus {
 #[derive(Clone)]
 pub struct Machine {
     pub cpu: Cpu,
-    pub bus: MachineBus,
+    /// Boxed: the bus holds the 64 KiB of memory inline.
+    pub bus: Box<MachineBus>,
 }
 
 impl Machine {
@@ -566,7 +569,7 @@ impl Machine {
             if self.cpu.t >= limit {
                 return StopReason::CycleLimit;
             }
-            let exit = self.cpu.run(&mut self.bus, limit);
+            let exit = self.cpu.run(&mut *self.bus, limit);
             if let Some(stop) = self.bus.take_stop(exit.pc()) {
                 return stop;
             }
