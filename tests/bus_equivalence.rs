@@ -428,3 +428,30 @@ fn q_reaches_scf_and_ccf_on_the_batch_loop_as_on_the_step() {
     // Not vacuous: SCF or CCF often ran where Q's X or Y bit was set.
     assert!(scf_after_a_flag_write > 1000, "{scf_after_a_flag_write}");
 }
+
+/// The batch loop counts R's M1 cycles in the PC register's upper bits, above 12 bits that
+/// take PC's carries past FFFFh (#34). A loop whose every pass wraps PC (INC A at FFFFh, then
+/// JP FFFFh at 0000h: 14 T, so a chain of 2,048 T wraps 146 times) must leave R, and the
+/// rest, as the step does, whatever the slices.
+#[test]
+fn r_counts_the_same_when_pc_wraps_past_ffffh_in_every_instruction_pair() {
+    let mut mem = Box::new([0u8; 0x10000]);
+    mem[0xFFFF] = 0x3C; // INC A
+    mem[..3].copy_from_slice(&[0xC3, 0xFF, 0xFF]); // JP FFFFh
+    let mut fast = (Cpu::new(), FlatBus { mem });
+    fast.0.pc = 0xFFFF;
+    fast.0.r = 0x80;
+    let mut slow = fast.clone();
+    for limit in [3, 100_000, 100_001, 250_000, 1_000_000] {
+        while fast.0.t < limit {
+            fast.0.run(&mut fast.1, limit);
+        }
+        while slow.0.t < limit {
+            slow.0.step(&mut slow.1);
+        }
+        assert_eq!(fast.0, slow.0, "the registers differ at limit {limit}");
+    }
+    // Not vacuous: R went round many times and kept its bit 7.
+    assert_eq!(slow.0.r & 0x80, 0x80);
+    assert!(slow.0.a != 0 && slow.0.t >= 1_000_000);
+}

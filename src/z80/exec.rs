@@ -89,11 +89,13 @@ fn known_bytes(a: u32, f: u32) {
 }
 
 /// The PC register of [`Core`] and of the handlers' chain: PC in bits 0-15, the M1 cycles R
-/// has not counted yet in bits 57-63 (R counts modulo 128: the counter wraps out of the
-/// word for free), so an opcode fetch is one add (`1 + M1_ONE`) and the counter needs no
-/// register of its own. Bits 16-56 take the carries of PC wrapping past FFFFh (at most one
-/// per instruction; the batch loop clears them at each chain's start) and are never read.
-const M1_SHIFT: u32 = 57;
+/// has not counted yet from bit 28 up (R counts modulo 128: only the counter's low 7 bits are
+/// read), so an opcode fetch is one add (`1 + M1_ONE`, an immediate that fits an x86 `add`;
+/// at bit 57 it took a 10-byte `movabs` more per handler) and the counter needs no register
+/// of its own. Bits 16-27 take the carries of PC wrapping past FFFFh and are never read: at
+/// most one per instruction, and the batch loop clears them at each chain's start, whose
+/// [`CHAIN_T`] T-states hold at most 513 instructions, well below the 4,096 they can count.
+const M1_SHIFT: u32 = 28;
 /// One M1 cycle in the PC register.
 const M1_ONE: u64 = 1 << M1_SHIFT;
 /// The M1 counter's bits of the PC register.
@@ -282,6 +284,8 @@ fn chain<B: Bus>(k: Core<'_>, bus: &mut B, start: u16, len: u16) -> (TStates, u6
 /// The longest chain of handlers [`Cpu::batch`] starts, in T-states: its bound on the stack
 /// if the tail calls are not made jumps (an unoptimised build), at most 512 frames.
 const CHAIN_T: TStates = 2048;
+// A chain's PC carries (one per instruction at most) stay below the M1 counter's bits.
+const _: () = assert!(CHAIN_T / 4 + 1 < 1 << (M1_SHIFT - 16));
 
 /// Why [`Cpu::run`] returned, with the address of the last instruction it ran (where a fault
 /// the bus saw happened).
@@ -402,7 +406,8 @@ impl Cpu {
     /// - [`Core`] in the 256-arm loop, PC, T, M1, A, F, Q in locals and the rest behind the
     ///   pointer (cd308cf): 495.7 M host instructions but 0.47 s and `bench` 3.55 s: PC+1, A
     ///   and F in stack slots, the bus pointer reloaded from one before each fetch;
-    /// - the machine bus's 64 KiB inline instead of boxed: 0.55 s (PC in a stack slot);
+    /// - the machine bus's 64 KiB inline instead of boxed: 0.55 s (PC in a stack slot; in
+    ///   that loop, not in these handlers: see below);
     /// - these handlers with PC, M1, A, F, Q packed in one `u64` passed and returned
     ///   (22137c2): 473.8 M but 0.56 s, one serial chain of shifts and ors per instruction.
     ///
@@ -416,6 +421,13 @@ impl Cpu {
     /// Then SP, IX, IY, the pairs and the shadow registers are read with [`load16`]: LLVM had
     /// widened most SP loads to 32 bits, which the host cannot forward from the last PUSH,
     /// POP, CALL or RET's 16-bit store. zexdoc 9.71 s against 7.56 s (best of 3, same day).
+    ///
+    /// Then the M1 counter moved from bit 57 of the PC register down to bit 28
+    /// ([`M1_SHIFT`]), so a fetch adds an immediate instead of loading a 10-byte `movabs`
+    /// first, and the machine bus holds its memory inline (one load per access, not two).
+    /// `z80chess bench`, 10 alternating rounds: the counter's move alone 2,648-3,110 emulated
+    /// MHz against 2,661-2,776 before it; the inline memory on top of it median 3,115 against
+    /// 3,053, best 3,161 against 3,114 (7 rounds of 10).
     #[inline(never)]
     fn batch<B: Bus>(&mut self, bus: &mut B, limit: TStates) -> u16 {
         debug_assert!(!self.halted);
