@@ -259,7 +259,7 @@ impl Session {
         let (ic, depth) = (self.dbg.icount(), self.dbg.track.depth());
         // Check on a copy first: a refused assignment must not become an event.
         let mut cpu = self.dbg.m.cpu.clone();
-        let mut probe = self.dbg.m.bus.mem.clone();
+        let mut probe = Box::new(self.dbg.m.bus.mem);
         expr::assign(&target, value, &mut cpu, &mut probe, ic, depth)?;
         let msg = self.dbg.edit(|m| {
             let mem: &mut [u8; 0x10000] = &mut m.bus.mem;
