@@ -425,9 +425,9 @@ impl Cpu {
     /// Then the M1 counter moved from bit 57 of the PC register down to bit 28
     /// ([`M1_SHIFT`]), so a fetch adds an immediate instead of loading a 10-byte `movabs`
     /// first, and the machine bus holds its memory inline (one load per access, not two).
-    /// `z80chess bench`, 10 alternating rounds: the counter's move alone 2,648-3,110 emulated
-    /// MHz against 2,661-2,776 before it; the inline memory on top of it median 3,115 against
-    /// 3,053, best 3,161 against 3,114 (7 rounds of 10).
+    /// `z80chess bench`, 5 alternating rounds: the counter's move alone 2,648-3,110 emulated
+    /// MHz against 2,661-2,776 before it; 10 more rounds, the inline memory on top of it:
+    /// median 3,115 against 3,053, best 3,161 against 3,114 (ahead in 7 rounds of 10).
     #[inline(never)]
     fn batch<B: Bus>(&mut self, bus: &mut B, limit: TStates) -> u16 {
         debug_assert!(!self.halted);
