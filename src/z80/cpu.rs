@@ -176,17 +176,24 @@ impl Cpu {
         u16::from_le(word)
     }
     /// Writes the pair whose low byte is at `lo` as one word (see [`Cpu::pair`]).
+    ///
+    /// As a 2-byte array, not `write_unaligned`: with debug assertions on (`cargo test`'s
+    /// profile) the standard library builds `write_unaligned` on a copy from a stack
+    /// temporary whose address its overlap check takes, and a handler with an escaped
+    /// temporary cannot end in a jump: 135 handlers called the next one instead, so the
+    /// chain nested hundreds of frames deep and their returns missed the return predictor.
     #[inline(always)]
     fn set_pair(&mut self, lo: usize, v: u16) {
         let () = PAIRS_ARE_WORDS;
         debug_assert!(lo + 2 <= std::mem::size_of::<Cpu>());
-        // SAFETY: as in `pair`; `&mut self` makes the two bytes ours to write.
+        // SAFETY: as in `pair`; `&mut self` makes the two bytes ours to write, and a
+        // `[u8; 2]` needs no alignment.
         unsafe {
             (self as *mut Cpu)
                 .cast::<u8>()
                 .add(lo)
-                .cast::<u16>()
-                .write_unaligned(v.to_le())
+                .cast::<[u8; 2]>()
+                .write(v.to_le_bytes())
         }
     }
 
