@@ -1,7 +1,7 @@
 //! FUSE's Z80 core tests (1,356 tests): registers, MEMPTR, memory, final T-states and the
-//! memory/port events of every test in `shared/data/z80/fuse`, checked against `Cpu::step`.
+//! memory/port events of every test in `tests/data/z80/fuse`, checked against `Cpu::step`.
 //!
-//! Harness rules (from `shared/data/README.md` and `README.fuse`): memory is filled with the
+//! Harness rules (from `tests/data/README.md` and `README.fuse`): memory is filled with the
 //! repeating bytes DE AD BE EF, then the test's memory lines and registers are applied; a port
 //! read returns the high byte of the port address; no interrupts; whole instructions are run
 //! while the T-state counter is below the test's TSTATES.
@@ -12,7 +12,7 @@ use common::{Kind, TracingBus};
 use std::fmt::Write as _;
 use z80chess::z80::Cpu;
 
-const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/z80/fuse/");
+const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/z80/fuse/");
 
 /// AF BC DE HL AF' BC' DE' HL' IX IY SP PC MEMPTR, then I R IFF1 IFF2 IM halted tstates.
 #[derive(Clone, Debug, Default)]
@@ -154,7 +154,7 @@ fn parse_expected(text: &str) -> Vec<Expected> {
 }
 
 /// The five tests that stop inside a repeating block instruction and expect the pre-2018 model
-/// (see `shared/data/README.md`, "Known quirks"): (name, instruction, file F, file MEMPTR,
+/// (see `tests/data/README.md`, "Known quirks"): (name, instruction, file F, file MEMPTR,
 /// newer-model F, newer-model MEMPTR). Everything else in them is compared as given.
 const OVERRIDES: [(&str, &str, u8, u16, u8, u16); 5] = [
     ("edb2_1", "INIR", 0x0C, 0x0A41, 0x00, 0x0001),
@@ -230,7 +230,7 @@ fn run(input: &Input, exp: &Expected) -> Result<usize, String> {
         want.words[12] = new_wz;
         println!(
             "fuse: override {name} ({insn}): F {file_f:02X} -> {new_f:02X}, MEMPTR {file_wz:04X} -> \
-             {new_wz:04X} (newer block-instruction model, shared/data/README.md)"
+             {new_wz:04X} (newer block-instruction model, tests/data/README.md)"
         );
     }
 

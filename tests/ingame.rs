@@ -1,4 +1,4 @@
-//! Whole-game fidelity of the `1978` build (issue #37): `../shared/data/chess/sargon1978_ingame.tsv`
+//! Whole-game fidelity of the `1978` build (issue #37): `tests/data/chess/sargon1978_ingame.tsv`
 //! holds six decisions of the original 1978 program (PLYMAX 2) in games against this build.
 //!
 //! - `in_game`: each row's game replayed in one machine. The opponent's moves go in through
@@ -27,7 +27,7 @@ use z80chess::firmware::{Build, Engine, FwMove};
 
 const TSV: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../shared/data/chess/sargon1978_ingame.tsv"
+    "/tests/data/chess/sargon1978_ingame.tsv"
 );
 
 /// The original's move with the position rebuilt (no memory of the game), per row.

@@ -1,4 +1,4 @@
-//! Interrupt behaviour, from *The Undocumented Z80 Documented* (shared/data/z80/docs,
+//! Interrupt behaviour, from *The Undocumented Z80 Documented* (Sean Young, v0.91,
 //! chapter 5 "Interrupts" and 6.1 on R) plus the NMOS LD A,I / LD A,R quirk:
 //!
 //! - accepting an NMI costs 11 T, an IM 0 RST 13 T, IM 1 13 T, IM 2 19 T; all add one to R;

@@ -6,7 +6,7 @@ use z80chess::z80::{Cpu, FlatBus};
 
 const SST: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../shared/data/z80/sst-tstates.tsv"
+    "/tests/data/z80/sst-tstates.tsv"
 );
 
 /// Every opcode byte sequence: one per table entry, with operand bytes filled by `fill`.

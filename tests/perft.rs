@@ -1,4 +1,4 @@
-//! Perft on every position of ../shared/data/chess/perft.epd, computed by the Z80 firmware.
+//! Perft on every position of tests/data/chess/perft.epd, computed by the Z80 firmware.
 //!
 //! Each position runs to the deepest depth whose expected count is at most the node budget
 //! (default 150,000; `Z80CHESS_PERFT_NODES=N` to change it, e.g. for a longer local run).
@@ -10,7 +10,7 @@ use z80chess::firmware::{Build, Engine, FwMove};
 
 const EPD: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../shared/data/chess/perft.epd"
+    "/tests/data/chess/perft.epd"
 );
 
 struct Case {

@@ -18,7 +18,7 @@ use z80chess::profile::regress::{
     Verdict,
 };
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/chess/");
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/chess/");
 /// The first WAC positions searched by the suite (each by both builds, at level 2).
 const WAC_SLICE: usize = 100;
 const WAC_LEVEL: u8 = 2;

@@ -7,7 +7,7 @@ use z80chess::firmware::{parse_fen, reference_moves, sargon, Build, Engine, FwMo
 
 const TSV: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../shared/data/chess/sargon1978_tests.tsv"
+    "/tests/data/chess/sargon1978_tests.tsv"
 );
 
 /// sargon1978_tests.tsv with the 1978 build: the positions at PLYMAX <= the limit

@@ -14,7 +14,7 @@ use z80chess::profile::bench::POSITIONS;
 
 const PERFT: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../shared/data/chess/perft.epd"
+    "/tests/data/chess/perft.epd"
 );
 
 /// The perft suite's positions that have a legal move (130 FENs, a wide spread of

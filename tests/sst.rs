@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use z80chess::z80::Cpu;
 
-const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/z80/sst/");
+const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/z80/sst/");
 
 /// One mismatch: file, test name, field, expected, got.
 struct Failure {

@@ -1,6 +1,6 @@
 //! The exchange evaluator on the Z80 (ATTACK, ATKSAV, PNCK, PINFND, XCHNG, NEXTAD) against the
 //! host's references written from the documents (`z80chess::reference`), and against the
-//! textbook SEE of `../shared/data/chess/see.tsv`.
+//! textbook SEE of `tests/data/chess/see.tsv`.
 //!
 //! Run `cargo test --test xchng -- --nocapture` to see the see.tsv report.
 
@@ -25,7 +25,7 @@ use z80chess::reference::compare::{self, square_chain, unit_cp, Chain, Class};
 use z80chess::reference::see;
 use z80chess::reference::xchng::{self, PVALUE};
 
-const DATA: &str = "../shared/data/chess";
+const DATA: &str = "tests/data/chess";
 const FIG4: &str = "r1r3k1/pp1nqb1p/5pp1/1PNp4/1Q1Pn3/3BP2P/3N1PP1/1RR3K1 w - - 5 24";
 const FIG4_ARRAY: Attackers = Attackers([3, 0, 0x33, 0x03, 0, 0, 0, 2, 1, 0, 0, 0, 9, 0]);
 

@@ -1,5 +1,5 @@
 //! Putting a FEN position into the firmware the way the published 1978 test suite assumes
-//! (`../shared/design/sargon-1978.md` §3.3), including the move number that drives the book
+//! (retro-sargon's `sargon-tests.cpp`, `tests/data/chess/sargon1978_tests.tsv`), including the move number that drives the book
 //! and the development terms:
 //! - the initial position: a new game (move number 1: the book plays);
 //! - the initial position plus one White move: a new game and that move played in the

@@ -1,5 +1,5 @@
 //! ATTACK in evaluation mode, ATKSAV, PNCK and PINFND as a plain Rust model, written from the
-//! documents (the BYTE article, `../shared/design/sargon-1978.md` §2.3 and §2.7, and the filling
+//! documents (the BYTE article, the published 1978 program's ATTACK and PINFND, and the filling
 //! rules at the top of the ATTACK part of `asm/attack.asm`), not from the Z80 code; it imports
 //! only the crate's chess vocabulary (`crate::chess`), nothing of the firmware.
 //!

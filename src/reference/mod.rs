@@ -1,5 +1,5 @@
 //! Host-side references for the exchange evaluator, written from the documents (the BYTE
-//! article, `../shared/design/xchng-reading.md`, `sargon-1978.md` §2.7 and §2.9, the filling
+//! article and its XCHNG/NEXTAD listing, the published 1978 program's ATTACK and POINTS, the filling
 //! rules documented in `asm/attack.asm`, the chessprogramming wiki's SEE), never from the Z80
 //! code. They check and explain the firmware's answers; the engine never uses them.
 //!

@@ -1,12 +1,12 @@
 //! The textbook static exchange evaluation (the chessprogramming wiki's recursive `see()` and
-//! `seeCapture()`, `../shared/seeds/002_2ca43248b403a8e5.txt`), on shakmaty boards: the least
+//! `seeCapture()`, on its Static Exchange Evaluation page), on shakmaty boards: the least
 //! valuable attacker captures first (equal values: the lower square first), x-rays appear as
 //! pieces leave their squares (through pieces of either colour), either side may stop, pins are
 //! ignored. Values P=100, N=B=300, R=500, Q=900 and a king worth more than everything else (so
 //! he never captures into a defended square).
 //!
 //! With `promotions`, a pawn that captures onto its last rank becomes a queen and the capture
-//! gains Q−P more, as the reference SEE of `../shared/data/chess/see.tsv` counts it.
+//! gains Q−P more, as the reference SEE of `tests/data/chess/see.tsv` counts it.
 
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Piece, Position, Rank, Role, Square};
 

@@ -1,8 +1,8 @@
 //! XCHNG and NEXTAD, the exchange evaluator of the Spracklens' BYTE article (Listing 1), as a
-//! plain Rust model written from `../shared/design/xchng-reading.md` and `sargon-1978.md` §2.9,
-//! not from the Z80 code. It keeps the listing's register-level behaviour: the values NEXTAD
-//! returns, the side parity, 8-bit wrapping arithmetic on the residue, and the Z flag that
-//! doubles as "none left".
+//! plain Rust model written from a clean reading of that listing and from how the published 1978
+//! program uses it, not from the Z80 code. It keeps the listing's register-level behaviour: the
+//! values NEXTAD returns, the side parity, 8-bit wrapping arithmetic on the residue, and the Z
+//! flag that doubles as "none left".
 //!
 //! The input is the 14-byte attacker array (Table 1: for each side a count, then the P, N, B, R,
 //! Q and K bytes, two 4-bit values per byte, the low nibble used first) and the piece on the
