@@ -4,8 +4,7 @@
 //! zexall checks every flag bit, undocumented ones included; zexdoc only the documented ones.
 //! Each is about 46 billion T-states.
 
-#[path = "../benches/support/exerciser.rs"]
-mod exerciser;
+use crate::exerciser;
 use exerciser::exerciser;
 use z80chess::cpm::{run, CpmExit};
 

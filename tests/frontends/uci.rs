@@ -9,8 +9,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{Chess, EnPassantMode, Position};
 use std::collections::HashMap;
 
-#[path = "common/child.rs"]
-mod child;
+use crate::common::child;
 use child::Engine;
 
 fn bestmove(lines: &[String]) -> String {

@@ -5,8 +5,7 @@
 //! - `eval` shows each term with the sign the source gives, on hand-made positions.
 
 use z80chess::firmware::eval::Evaluation;
-#[path = "common/terms.rs"]
-mod terms;
+use crate::common::terms;
 use terms::{engine, term, Row};
 use z80chess::firmware::params::ParamFile;
 use z80chess::firmware::{parse_fen, sargon, Build, Engine};

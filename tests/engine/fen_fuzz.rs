@@ -5,7 +5,7 @@
 //! FEN that is read to the same position. 10,000 cases a property; the long run is in
 //! tests/fuzz_support/mod.rs.
 
-mod fuzz_support;
+use crate::common::fuzz_support;
 
 use fuzz_support::{case, config};
 use proptest::prelude::*;

@@ -12,8 +12,7 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position};
 
-#[path = "common/child.rs"]
-mod child;
+use crate::common::child;
 use child::Engine;
 
 /// A middlegame position (no book), White to move.

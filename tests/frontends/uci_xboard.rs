@@ -7,8 +7,7 @@
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Position};
 
-#[path = "common/child.rs"]
-mod child;
+use crate::common::child;
 use child::Engine;
 
 /// A ping answered: everything said before it.

@@ -9,8 +9,7 @@
 //! - Best-reply-first changes no move and no score, only the nodes, and saves them at level 2.
 
 use z80chess::firmware::eval::{Evaluation, ENDGAME_TERMS};
-#[path = "common/terms.rs"]
-mod terms;
+use crate::common::terms;
 use terms::{engine, engine_with, term, Row};
 
 /// (term, its weights, level, the default block's move, FEN, what the move shows).

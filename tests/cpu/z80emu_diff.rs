@@ -17,8 +17,7 @@
 //! instruction) are described at `legit_differences`; there our values are copied into z80emu
 //! before comparing.
 
-#[path = "../benches/support/z80emu_host.rs"]
-mod host;
+use crate::z80emu_host as host;
 
 use host::{reg_diffs, z80emu_from, Mem64, OurBus};
 use proptest::prelude::*;

@@ -1,9 +1,7 @@
 //! `z80chess serve --json` through the binary: one answer a line, ids echoed, errors named,
 //! `stop` obeyed, and the answers checked against shakmaty (legality, perft counts).
 
-#[path = "common/child.rs"]
-#[allow(dead_code)]
-mod child;
+use crate::common::child;
 use child::Engine;
 use serde_json::Value;
 use shakmaty::{fen::Fen, perft, CastlingMode, Chess, Position};

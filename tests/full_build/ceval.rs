@@ -19,8 +19,7 @@ use z80chess::machine::Observer;
 use z80chess::profile::bench::POSITIONS;
 use z80chess::z80::Cpu;
 
-#[path = "common/playouts.rs"]
-mod playouts;
+use crate::common::playouts;
 use playouts::{observed_search, observed_search_here, playouts, sym, word, Rng};
 
 /// At POINTS' total, a bounded leaf's parts and window.

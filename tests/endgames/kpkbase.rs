@@ -13,8 +13,7 @@ use shakmaty::{Chess, Position};
 use std::sync::{Mutex, OnceLock};
 use z80chess::firmware::{Build, Engine};
 
-#[path = "common/paged_call.rs"]
-mod paged_call;
+use crate::common::paged_call;
 use paged_call::{sym, PagedCall};
 use z80chess::tablebase::{kpk_bitbase, Metric, Store};
 

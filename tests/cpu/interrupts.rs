@@ -12,7 +12,7 @@
 //! `Cpu::step` executes one whole instruction or accepts one interrupt, so every acceptance is
 //! the lone effect of one `step`, and its cost is the T-state delta of that step.
 
-mod common;
+use crate::common;
 
 use common::{Kind, TracingBus};
 use z80chess::z80::flags::{C, H, N, PV, S, Z};

@@ -21,8 +21,7 @@ use z80chess::machine::Observer;
 use z80chess::profile::bench::POSITIONS;
 use z80chess::z80::Cpu;
 
-#[path = "common/playouts.rs"]
-mod playouts;
+use crate::common::playouts;
 use playouts::{observed_search_here, playouts, sym, word, Rng};
 
 /// Positions with the given men (white's uppercase, black's lowercase) placed at random, legal

@@ -5,7 +5,7 @@
 //! write...) on the small test program. Never a panic; an error is a message. The long run is
 //! in tests/fuzz_support/mod.rs.
 
-mod fuzz_support;
+use crate::common::fuzz_support;
 
 use fuzz_support::{case, config};
 use proptest::prelude::*;

@@ -27,8 +27,7 @@ use z80chess::profile::bench::POSITIONS;
 use z80chess::tablebase::endgame_test::Rng;
 use z80chess::z80::Cpu;
 
-#[path = "common/playouts.rs"]
-mod playouts;
+use crate::common::playouts;
 
 fn sym(name: &str) -> u16 {
     Build::Full

@@ -3,7 +3,7 @@
 //! diagnostics whose line and column lie inside the source. 10,000 cases a property (each
 //! assembled in memory); the long run of 10^6 is in tests/fuzz_support/mod.rs.
 
-mod fuzz_support;
+use crate::common::fuzz_support;
 
 use proptest::prelude::*;
 use std::collections::HashMap;

@@ -15,7 +15,7 @@
 //!
 //! and the instruction's length in T-states must equal `cycles.len()`.
 
-mod common;
+use crate::common;
 
 use common::{Kind, TracingBus};
 use serde_json::Value;

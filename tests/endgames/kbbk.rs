@@ -15,8 +15,7 @@ use std::collections::HashSet;
 use std::sync::{Mutex, OnceLock};
 use z80chess::firmware::{Build, Engine};
 
-#[path = "common/paged_call.rs"]
-mod paged_call;
+use crate::common::paged_call;
 use paged_call::{sym, Got, PagedCall};
 use z80chess::tablebase::men::{
     attacks, in_check, legal_moves, Men, RawMove, BISHOP, BLACK, KING, MAX_MEN, WHITE,

@@ -24,8 +24,7 @@
 //!   it converts the same 93 of 100 as P_KBNK = 3 on seed 1: the Z80's failures there
 //!   are the fit's own (it plays this model's 4-ply moves, `replay`), not the parity's.
 
-#[path = "common/kbnk_play.rs"]
-mod kbnk_play;
+use crate::common::kbnk_play;
 
 use kbnk_play::{starts, Sim};
 use std::sync::OnceLock;
@@ -38,8 +37,9 @@ use z80chess::tablebase::Val;
 fn dense() -> &'static Dense {
     static D: OnceLock<Dense> = OnceLock::new();
     D.get_or_init(|| {
-        let tmp = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
-        Dense::load(&tmp.join("kbnk-tables")).unwrap()
+        // The table is built once, behind the store's lock, for every test of the binary.
+        let _built = kbnk_play::kbnk_store().lock().unwrap_or_else(|e| e.into_inner());
+        Dense::load(&kbnk_play::kbnk_tables_dir()).unwrap()
     })
 }
 

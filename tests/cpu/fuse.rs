@@ -6,7 +6,7 @@
 //! read returns the high byte of the port address; no interrupts; whole instructions are run
 //! while the T-state counter is below the test's TSTATES.
 
-mod common;
+use crate::common;
 
 use common::{Kind, TracingBus};
 use std::fmt::Write as _;

@@ -14,13 +14,11 @@
 //!   table's best defence, the conversion rate within the 50-move rule (what chose the
 //!   weights; env KBNK_W = "grad,king,knight,flight", KBNK_DEPTH, KBNK_GAMES).
 
-#[path = "common/kbnk_play.rs"]
-mod kbnk_play;
+use crate::common::kbnk_play;
 
 use kbnk_play::{drawn, men_of, randoms, starts, Sim};
 
-#[path = "common/paged_call.rs"]
-mod paged_call;
+use crate::common::paged_call;
 use paged_call::{sym, Got, PagedCall};
 use std::sync::{Mutex, OnceLock};
 use z80chess::firmware::{Build, Engine};
@@ -31,13 +29,7 @@ use z80chess::tablebase::men::{BLACK, WHITE};
 use z80chess::tablebase::{Metric, Store, Val};
 
 fn store() -> &'static Mutex<Store> {
-    static S: OnceLock<Mutex<Store>> = OnceLock::new();
-    S.get_or_init(|| {
-        let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("kbnk-tables");
-        let mut s = Store::new(d, Metric::Dtm);
-        s.table("KBNK").unwrap();
-        Mutex::new(s)
-    })
+    kbnk_play::kbnk_store()
 }
 
 /// Every legal KBNK position, White strong.

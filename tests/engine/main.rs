@@ -1,0 +1,22 @@
+//! The chess engine in Z80 against the references: the firmware against shakmaty, perft,
+//! XCHNG/ATTACK against the models and the SEE suite, the 1978 test positions and in-game
+//! decisions, search, searchmoves, draws, the bench signature, measurements, and the FEN and PGN
+//! readers' fuzzing.
+//!
+//! One test binary for this layer: each file beside this one is a module, as it would be a
+//! test file of its own; helpers shared by every group live in `tests/common`.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod firmware;
+mod perft;
+mod xchng;
+mod search;
+mod searchmoves;
+mod ingame;
+mod signature;
+mod measure;
+mod draws;
+mod fen_fuzz;
+mod pgn_fuzz;
