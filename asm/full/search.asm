@@ -667,6 +667,3 @@ ORDFAR: IN      A,(PPAGE)
         OUT     (PPAGE),A
         RET
 .go:    JP      (IY)
-
-        INCLUDE "order.asm"     ; cheap interior ordering (page 5)
-        INCLUDE "quies.asm"     ; the quiescence search (page 5, after ORDER)

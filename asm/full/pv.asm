@@ -1,5 +1,5 @@
 ; ===========================================================================
-; pv.asm (full build only): the principal variation (issue #32), kept by SRCH
+; pv.asm (full build only): the principal variation, kept by SRCH
 ; in a triangular table, as in most programs since the 1970s: row n holds the
 ; line the node at ply n expects, from its own move on. A node empties its row
 ; when it begins (PVNODE); a new best at ply n (a move that raised the node's
