@@ -124,15 +124,27 @@ CLRRAM: LD      HL,RAMBOT
         IF      BUILD == B_FULL
         INCLUDE "full/points.asm"   ; its own POINTS (words), BCNOW .. BKADD
         INCLUDE "full/lazy.asm"     ; lazy evaluation: LZHOOK; LZTRY (page 7)
-        ELSE
-        INCLUDE "points.asm"        ; POINTS, the period builds' evaluation
+        ENDIF
+        IF      BUILD == B_ARTICLE
+        INCLUDE "points.asm"        ; POINTS, the article build's evaluation
+        ENDIF
+        IF      BUILD == B_1978
+        INCLUDE "points1978.asm"    ; POINTS, the 1978 build's evaluation
         ENDIF
         INCLUDE "battle.asm"        ; BATTLE, POINTS' battle on a square
         IF      BUILD != B_1978
         INCLUDE "atkmap.asm"        ; the attack map: PATK .. ONLINE
         ENDIF
         INCLUDE "evalaux.asm"       ; DEVEL, LIMIT, SEXT, CLAMP, INC32, CEVAL
-        INCLUDE "search.asm"
+        INCLUDE "search.asm"        ; the search's frame, EVAL, SORTM
+        IF      BUILD != B_FULL
+        INCLUDE "srch.asm"          ; the period builds' FNDMOV, SRCH
+        ENDIF
+        INCLUDE "book.asm"          ; MKMOVE, UNMK, BOOK
+        IF      BUILD != B_FULL
+        INCLUDE "csrch.asm"         ; the period builds' CSRCH, KEEPBM
+        ENDIF
+        INCLUDE "putbm.asm"         ; PUTBM, CMOVNO
         IF      BUILD == B_FULL     ; the full build's own files (full/, params.asm)
         INCLUDE "full/search.asm"   ; its FNDMOV, SRCH, CSRCH, KEEPBM, ORDFAR
         INCLUDE "full/order.asm"    ; cheap interior ordering (page 5)

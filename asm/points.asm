@@ -1,5 +1,7 @@
 ; ===========================================================================
-; points.asm: POINTS, the static evaluation of the period builds.
+; points.asm: POINTS, the static evaluation: the article build's. The 1978
+; build's is points1978.asm, the full build's full/points.asm; main.asm
+; assembles the build's own. What follows describes both period builds'.
 ;
 ; POINTS is called after a move has been made: COLOR = the side that just
 ; moved, LASTMV = its entry. Everything is measured against the root (MV0,
@@ -25,17 +27,16 @@
 ;   both: Bc = board control change clamped to +-6; S is White's view;
 ;   VALM = 80h - S after a White move, 80h + S after a Black one: a higher
 ;   VALM is better for the side now to move. 0 is reserved for "illegal".
-;   The full build has its own POINTS, in signed words from the parameter
-;   block: full/points.asm (main.asm assembles one or the other here).
 ;
-; cost: one ATTACK per square (64) plus an XCHNG per occupied square.
+; cost: 1978, one ATTACK per square (64) plus an XCHNG per occupied square;
+; the article, a pass over the pieces, then ATTACK and XCHNG only for each
+; piece attacked by the enemy.
 ; ===========================================================================
 
 ; POINTS: out: A = VALM, also stored in the score byte of LASTMV's entry.
 ;   clobbers: all but IX
 ;   CALLED BY: CEVAL, EVAL, FNDMOV, SRCH
-;   CALLS:     ATTACK, BATTLE, CLAMP (article), DEVEL, INC32, LIMIT,
-;              PATK (article), SEXT (article)
+;   CALLS:     ATTACK, BATTLE, CLAMP, DEVEL, INC32, LIMIT, PATK, SEXT
 POINTS: LD      HL,NEVAL
         CALL    INC32
         XOR     A
@@ -44,34 +45,6 @@ POINTS: LD      HL,NEVAL
 .clr:   LD      (HL),A
         INC     HL
         DJNZ    .clr
-        IF      BUILD == B_1978
-        ; The 1978 way: ATTACK on every square (board control), XCHNG on every
-        ; occupied one.
-        LD      C,SQ_A1
-.sq:    LD      H,BPAGE
-        LD      L,C
-        LD      A,(HL)
-        CP      OFFB
-        JP      Z,.next
-        OR      A
-        CALL    NZ,DEVEL
-        CALL    ATTACK          ; keeps C
-        LD      A,(WACT)        ; board control
-        LD      HL,BACT
-        SUB     (HL)
-        LD      HL,BRDC
-        ADD     A,(HL)
-        LD      (HL),A
-        LD      H,BPAGE
-        LD      L,C
-        LD      A,(HL)
-        OR      A
-        CALL    NZ,BATTLE
-.next:  INC     C
-        LD      A,C
-        CP      SQ_H8+1
-        JP      C,.sq
-        ELSE
         ; The article build: one pass over the pieces marks every piece they
         ; attack in ATKMAP and counts the squares they attack (board control,
         ; with the same x-rays and pins as ATTACK), and adds up the material
@@ -133,7 +106,6 @@ POINTS: LD      HL,NEVAL
         SET     7,L
         JR      .pb
 .pend:
-        ENDIF
         ; the piece just moved is en prise: the side to move's largest loss
         ; is ignored, the second moves up
         LD      A,(PTSCK)
@@ -144,37 +116,6 @@ POINTS: LD      HL,NEVAL
         XOR     A
         LD      (PTSW2),A
 .f1:
-        IF      BUILD == B_1978
-        LD      A,(PTSL)        ; lost = PTSL - 1
-        OR      A
-        JR      Z,.f2
-        DEC     A
-.f2:    LD      B,A
-        LD      A,(PTSW1)       ; won = (PTSW2 - 1) / 2 when two are threatened
-        OR      A
-        JR      Z,.f3
-        LD      A,(PTSW2)
-        OR      A
-        JR      Z,.f3
-        DEC     A
-        SRL     A
-.f3:    SUB     B               ; the mover's gain ...
-        LD      B,A
-        LD      A,(COLOR)
-        OR      A
-        LD      A,B
-        JR      Z,.f4
-        NEG                     ; ... in White's view
-.f4:    LD      HL,MTRL
-        ADD     A,(HL)
-        LD      HL,MV0
-        SUB     (HL)
-        LD      B,30
-        CALL    LIMIT
-        ADD     A,A
-        ADD     A,A             ; 4M
-        LD      D,A
-        ELSE      ; the article build
         LD      A,(MTRL)        ; M = material change, clamped to +-15 pawns
         LD      HL,MV0
         SUB     (HL)
@@ -211,7 +152,6 @@ POINTS: LD      HL,NEVAL
         ADD     HL,DE
         CALL    CLAMP
         LD      D,A
-        ENDIF
         LD      A,(PTSCK)       ; board control, unless the piece just moved hangs
         OR      A
         LD      A,0
