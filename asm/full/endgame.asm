@@ -571,7 +571,7 @@ EGOPPO: LD      A,(POSK)
         JP      EGADD
 
 ; ---------------------------------------------------------------------------
-; End-Game's search additions, called by SRCH (search.asm), each switched by
+; End-Game's search additions, called by SRCH (full/search.asm), each switched by
 ; a bit of P_FLAGS (params.asm):
 ;   bit 4  the capture extension: "captures ... are evaluated for material
 ;          gains at a further two levels" (End-Game's third- and fourth-level

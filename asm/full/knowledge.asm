@@ -448,7 +448,7 @@ KTERMB: OR      A
         RET
 .m:     PUSH    BC
         PUSH    AF              ; the counter
-        LD      A,(IY+0)        ; the weight, sign-extended (points.asm)
+        LD      A,(IY+0)        ; the weight, sign-extended (evalaux.asm)
         CALL    SEXT
         EX      DE,HL
         POP     AF

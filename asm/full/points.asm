@@ -103,7 +103,7 @@ POINTS: LD      HL,NEVAL
         JR      .pb
 .pend:
         CALL    KNOW            ; the knowledge terms (knowledge.asm), added
-.fk:    PUSH    HL              ; last (full/points.asm); LZHOOK joins here
+.fk:    PUSH    HL              ; last (below); LZHOOK joins here
         ; the piece just moved is en prise: the side to move's largest loss
         ; is ignored, the second moves up
         LD      A,(PTSCK)

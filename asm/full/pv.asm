@@ -17,7 +17,7 @@
 ; would be cut, never overrun.
 ;
 ; The search command reports the line of each completed depth after its 'R'
-; report and the line of its move after 'E' (search.asm CSRCH): n, then n
+; report and the line of its move after 'E' (full/search.asm CSRCH): n, then n
 ; moves (from to promo). BESTPV keeps the line of BESTMV: row 1 when row 1
 ; begins with BESTMV, else the move alone (the book's move, or the first legal
 ; move of a search stopped before its first depth completed).
