@@ -1,7 +1,7 @@
-//! `z80chess luscher export`: the fitted models as generated Z80 assembly (`asm/luscher_tables.asm`
-//! by default) for the endgame module of the `full` build. The file is not included in any
-//! build yet; this module writes it and reads it back (the tests walk the assembled bytes as
-//! the Z80 will and compare with [`Quantised::man_value`]).
+//! `z80chess luscher export`: the fitted models as generated Z80 assembly
+//! (`asm/full/luscher_tables.asm` by default) for the endgame module of the `full` build. The
+//! file is not included in any build yet; this module writes it and reads it back (the tests
+//! walk the assembled bytes as the Z80 will and compare with [`Quantised::man_value`]).
 //!
 //! # Layout
 //!

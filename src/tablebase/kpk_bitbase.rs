@@ -1,6 +1,6 @@
 //! The KPK bitbase of the period's kind (issue #36): one bit per position with the pawn's
 //! side to move, 1 = it wins, built from our KPK table and exported as generated Z80
-//! assembly (`asm/kpk_bitbase.asm`, expansion ROM page 4) that `asm/kpkbase.asm` probes.
+//! assembly (`asm/full/kpk_bitbase.asm`, expansion ROM page 4) that `asm/full/kpkbase.asm` probes.
 //!
 //! The pawn's side is X, the bare king's Y, and the board is seen from X's side (its pawn
 //! moving up: Black's ranks mirrored) with the pawn on files a–d (files mirrored otherwise).
@@ -11,7 +11,7 @@
 //! With Y to move the answer is a one-ply look: X wins when Y has no move and is in check
 //! (mate), or Y has moves and every one of them leads to a position the bitbase says X wins
 //! (taking the pawn is a draw). [`wins`] is that model, the Z80's (`KPKBB` in
-//! `asm/kpkbase.asm`), and the tests hold it to the table on every KPK position.
+//! `asm/full/kpkbase.asm`), and the tests hold it to the table on every KPK position.
 
 use super::men::{Men, BLACK, KING, PAWN, WHITE};
 use super::store::Store;
@@ -188,7 +188,7 @@ fn king_steps(a: u8, b: u8) -> i32 {
     df.max(dr) as i32
 }
 
-/// The progress a won position scores for X (`KBPROG` in `asm/kpkbase.asm`): 32 per rank the
+/// The progress a won position scores for X (`KBPROG` in `asm/full/kpkbase.asm`): 32 per rank the
 /// pawn has advanced, less 8 per king step from X's king to the pawn's nearest key square
 /// (two in front; one in front from the 6th rank), plus 2 per step from Y's king to the pawn.
 /// Squares from X's side (a mirrored file changes nothing).
