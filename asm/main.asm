@@ -23,17 +23,20 @@
 ;   C000h-FFFFh  RAM   16 KiB expansion RAM (XRAM):
 ;                      C000h-C0FFh the active parameter block (params.asm)
 ;                      C100h-C1FFh free
-;                      C200h-C3FFh the full build's variables (vars.asm)
-;                      C400h-C5FFh knowledge.asm's tables (of C400h-DFFFh)
-;                      C600h-C6FFh kpend.asm (RACE), C700h-C7FFh endgame.asm
-;                      C800h-CDFFh luscher.asm (the endgame module)
-;                      CE00h-CEFFh, D000h-DFFFh, F800h-FBFFh pawnhash.asm
-;                      E000h-F7FFh craft.asm, draw.asm, time.asm
-;                      FC00h-FE1Fh pv.asm (the principal variation)
-;                      FE40h-FE9Fh roots.asm (the root moves, searchmoves)
+;                      C200h-C3FFh the full build's variables (full/vars.asm)
+;                      C400h-C5FFh full/knowledge.asm's tables (of C400h-DFFFh)
+;                      C600h-C6FFh full/kpend.asm (RACE), C700h-C7FFh
+;                      full/endgame.asm
+;                      C800h-CDFFh full/luscher.asm (the endgame module)
+;                      CE00h-CEFFh, D000h-DFFFh, F800h-FBFFh full/pawnhash.asm
+;                      E000h-F7FFh full/craft.asm, full/draw.asm, full/time.asm
+;                      FC00h-FE1Fh full/pv.asm (the principal variation)
+;                      FE40h-FE9Fh full/roots.asm (the root moves, searchmoves)
 ;   expansion ROM pages: 0 the parameter defaults, 1-2 Lüscher's tables
-;                      (luscher_tables.asm), 3 the Zobrist keys, 4 the KPK
-;                      bitbase, 5-7 free
+;                      (full/luscher_tables.asm), 3 the Zobrist keys, 4 the
+;                      KPK bitbase, 5 ordering, the quiescence search and
+;                      its cheap stage, 6 the KBNK mating procedure and its
+;                      tables, 7 lazy evaluation and the KBBK procedure
 ;
 ; The host talks to the firmware only through the ports of io.asm.
 ;
@@ -91,10 +94,10 @@ START:  CALL    CLRRAM
         IF      BUILD == B_FULL
         CALL    XRAMCL
         CALL    PRMRST
-        CALL    TTCLR           ; craft.asm: the transposition table
-        CALL    GHCLR           ; draw.asm: the game's history
-        CALL    LUSCLR          ; luscher.asm: the module's cache
-        CALL    PZINIT          ; pawnhash.asm: the pawns' key pages
+        CALL    TTCLR           ; full/craft.asm: the transposition table
+        CALL    GHCLR           ; full/draw.asm: the game's history
+        CALL    LUSCLR          ; full/luscher.asm: the module's cache
+        CALL    PZINIT          ; full/pawnhash.asm: the pawns' key pages
         ENDIF
         CALL    INITBD
         JP      CMDLP
