@@ -38,7 +38,7 @@ POINTS: LD      HL,NEVAL
         LD      (DEVW),HL
         CALL    LUSPRE          ; luscher.asm: Lüscher's endings are scored
         JP      C,.lus          ; by the module alone
-        ; The article build: one pass over the pieces marks every piece they
+        ; As in the article build: one pass over the pieces marks every piece they
         ; attack in ATKMAP and counts the squares they attack (board control,
         ; with the same x-rays and pins as ATTACK), and adds up the material
         ; and development; then ATTACK and XCHNG only where a piece stands
