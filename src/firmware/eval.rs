@@ -1,5 +1,5 @@
 //! The static evaluation as the Z80 computes it, term by term: the 'Q' command (`CEVAL` in
-//! `asm/points.asm`). The firmware runs PINFND and POINTS on the position as it stands, as if
+//! `asm/evalaux.asm`). The firmware runs PINFND and POINTS on the position as it stands, as if
 //! the side not to move had just moved (a dummy last move, so no piece "just moved") with an
 //! empty root (so material and board control are absolute), and reads the clock port around it.
 //!
