@@ -113,6 +113,14 @@ CLRRAM: LD      HL,RAMBOT
         LDIR
         RET
 
+; ---------------------------------------------------------------------------
+; The files, in assembly order (asm/README.md maps them per build). Files in
+; asm/ are the period program, most shared by the full build; full/ holds
+; what only the full build assembles. Where builds' versions of a routine
+; differ much, each build has its own whole routine and this list takes the
+; build's own at the same place (POINTS: points.asm, points1978.asm,
+; full/points.asm; FNDMOV .. KEEPBM: srch.asm and csrch.asm, full/search.asm).
+; ---------------------------------------------------------------------------
         INCLUDE "vars.asm"
         IF      BUILD == B_FULL
         INCLUDE "full/vars.asm"     ; the full build's variables (XRAM)
@@ -152,7 +160,7 @@ CLRRAM: LD      HL,RAMBOT
         INCLUDE "full/search.asm"   ; its FNDMOV, SRCH, CSRCH, KEEPBM, ORDFAR
         INCLUDE "full/order.asm"    ; cheap interior ordering (page 5)
         INCLUDE "full/quies.asm"    ; the quiescence search (page 5, after ORDER)
-        INCLUDE "full/ceval.asm"    ; its cheap static score (page 5, after QLEAF)
+        INCLUDE "full/ceval.asm"    ; its cheap static score (page 5, after it)
         INCLUDE "full/craft.asm"    ; the transposition table, aspiration
         INCLUDE "full/zobrist.asm"  ; the Zobrist keys (page 3, generated)
         INCLUDE "full/pv.asm"       ; the principal variation
