@@ -119,7 +119,8 @@ CLRRAM: LD      HL,RAMBOT
 ; what only the full build assembles. Where builds' versions of a routine
 ; differ much, each build has its own whole routine and this list takes the
 ; build's own at the same place (POINTS: points.asm, points1978.asm,
-; full/points.asm; FNDMOV .. KEEPBM: srch.asm and csrch.asm, full/search.asm).
+; full/points.asm; DEVEL: devel.asm, full/devel.asm; FNDMOV .. KEEPBM: srch.asm and
+; csrch.asm, full/search.asm).
 ; ---------------------------------------------------------------------------
         INCLUDE "vars.asm"
         IF      BUILD == B_FULL
@@ -146,7 +147,12 @@ CLRRAM: LD      HL,RAMBOT
         IF      BUILD != B_1978
         INCLUDE "atkmap.asm"        ; the attack map: PATK .. ONLINE
         ENDIF
-        INCLUDE "evalaux.asm"       ; DEVEL, LIMIT, SEXT, CLAMP, INC32, CEVAL
+        IF      BUILD == B_FULL
+        INCLUDE "full/devel.asm"    ; DEVEL, in words
+        ELSE
+        INCLUDE "devel.asm"         ; DEVEL, POINTS' development term
+        ENDIF
+        INCLUDE "evalaux.asm"       ; LIMIT, SEXT, CLAMP, INC32, CEVAL
         INCLUDE "search.asm"        ; the search's frame, EVAL, SORTM
         IF      BUILD != B_FULL
         INCLUDE "srch.asm"          ; the period builds' FNDMOV, SRCH
