@@ -119,8 +119,8 @@ CLRRAM: LD      HL,RAMBOT
 ; what only the full build assembles. Where builds' versions of a routine
 ; differ much, each build has its own whole routine and this list takes the
 ; build's own at the same place (POINTS: points.asm, points1978.asm,
-; full/points.asm; DEVEL: devel.asm, full/devel.asm; FNDMOV .. KEEPBM: srch.asm and
-; csrch.asm, full/search.asm).
+; full/points.asm; DEVEL: devel.asm, full/devel.asm; FNDMOV .. KEEPBM:
+; srch.asm and csrch.asm, full/search.asm).
 ; ---------------------------------------------------------------------------
         INCLUDE "vars.asm"
         IF      BUILD == B_FULL
