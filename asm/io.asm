@@ -38,8 +38,8 @@
 ;   'X' sq              exchange: as 'A', then XCHNG -> 00 ATKLST[14] residue
 ;   'Y' piece a[14]     XCHNG on a given attacker array -> 00 residue
 ;   'O' n               set the move number (1: the opening book answers) -> 00
-;   'G' level flags     search (search.asm has the reply) -> 00 ...
-;   'Q'                 static evaluation, term by term (points.asm, CEVAL)
+;   'G' level flags     search (CSRCH has the reply) -> 00 ...
+;   'Q'                 static evaluation, term by term (evalaux.asm, CEVAL)
 ;   'W' blk off n b[n]  full build: write a stored parameter block (params.asm)
 ;   'V' blk off n       full build: read one -> 00 b[n]
 ;   'H' n               full build: the halfmove clock of the position set up

@@ -16,24 +16,27 @@
 ;   4700h-5AFFh  RAM   MLIST: move lists of all plies, stacked (853 entries)
 ;   5B00h-5FFFh  RAM   the stack (1.25 KiB, grows down from 6000h)
 ;   full build only (a plug-in expansion, as period chess computers took):
-;   6000h-7FFFh  RAM   8 KiB expansion RAM (XRAMLO, issue #35):
+;   6000h-7FFFh  RAM   8 KiB expansion RAM (XRAMLO):
 ;                      6000h-62FFh the three stored parameter blocks
 ;                      (params.asm); 6300h-7FFFh free
 ;   8000h-BFFFh  ROM   window onto expansion ROM page 0-7 (port PPAGE)
 ;   C000h-FFFFh  RAM   16 KiB expansion RAM (XRAM):
 ;                      C000h-C0FFh the active parameter block (params.asm)
 ;                      C100h-C1FFh free
-;                      C200h-C3FFh the full build's variables (vars.asm)
-;                      C400h-C5FFh knowledge.asm's tables (of C400h-DFFFh)
-;                      C600h-C6FFh kpend.asm (RACE), C700h-C7FFh endgame.asm
-;                      C800h-CDFFh luscher.asm (the endgame module, #15)
-;                      CE00h-CEFFh, D000h-DFFFh, F800h-FBFFh pawnhash.asm
-;                      E000h-F7FFh craft.asm, draw.asm, time.asm
-;                      FC00h-FE1Fh pv.asm (the principal variation)
-;                      FE40h-FE9Fh roots.asm (the root moves, searchmoves)
+;                      C200h-C3FFh the full build's variables (full/vars.asm)
+;                      C400h-C5FFh full/knowledge.asm's tables (of C400h-DFFFh)
+;                      C600h-C6FFh full/kpend.asm (RACE), C700h-C7FFh
+;                      full/endgame.asm
+;                      C800h-CDFFh full/luscher.asm (the endgame module)
+;                      CE00h-CEFFh, D000h-DFFFh, F800h-FBFFh full/pawnhash.asm
+;                      E000h-F7FFh full/craft.asm, full/draw.asm, full/time.asm
+;                      FC00h-FE1Fh full/pv.asm (the principal variation)
+;                      FE40h-FE9Fh full/roots.asm (the root moves, searchmoves)
 ;   expansion ROM pages: 0 the parameter defaults, 1-2 Lüscher's tables
-;                      (luscher_tables.asm), 3 the Zobrist keys, 4 the KPK
-;                      bitbase (#36), 5-7 free
+;                      (full/luscher_tables.asm), 3 the Zobrist keys, 4 the
+;                      KPK bitbase, 5 ordering, the quiescence search and
+;                      its cheap stage, 6 the KBNK mating procedure and its
+;                      tables, 7 lazy evaluation and the KBBK procedure
 ;
 ; The host talks to the firmware only through the ports of io.asm.
 ;
@@ -91,10 +94,10 @@ START:  CALL    CLRRAM
         IF      BUILD == B_FULL
         CALL    XRAMCL
         CALL    PRMRST
-        CALL    TTCLR           ; craft.asm: the transposition table
-        CALL    GHCLR           ; draw.asm: the game's history
-        CALL    LUSCLR          ; luscher.asm: the module's cache
-        CALL    PZINIT          ; pawnhash.asm: the pawns' key pages
+        CALL    TTCLR           ; full/craft.asm: the transposition table
+        CALL    GHCLR           ; full/draw.asm: the game's history
+        CALL    LUSCLR          ; full/luscher.asm: the module's cache
+        CALL    PZINIT          ; full/pawnhash.asm: the pawns' key pages
         ENDIF
         CALL    INITBD
         JP      CMDLP
@@ -110,7 +113,19 @@ CLRRAM: LD      HL,RAMBOT
         LDIR
         RET
 
+; ---------------------------------------------------------------------------
+; The files, in assembly order (asm/README.md maps them per build). Files in
+; asm/ are the period program, most shared by the full build; full/ holds
+; what only the full build assembles. Where builds' versions of a routine
+; differ much, each build has its own whole routine and this list takes the
+; build's own at the same place (POINTS: points.asm, points1978.asm,
+; full/points.asm; DEVEL: devel.asm, full/devel.asm; FNDMOV .. KEEPBM:
+; srch.asm and csrch.asm, full/search.asm).
+; ---------------------------------------------------------------------------
         INCLUDE "vars.asm"
+        IF      BUILD == B_FULL
+        INCLUDE "full/vars.asm"     ; the full build's variables (XRAM)
+        ENDIF
         INCLUDE "io.asm"
         INCLUDE "board.asm"
         INCLUDE "movegen.asm"
@@ -118,23 +133,60 @@ CLRRAM: LD      HL,RAMBOT
         INCLUDE "attack.asm"
         INCLUDE "perft.asm"
         INCLUDE "xchng.asm"
-        INCLUDE "points.asm"
-        INCLUDE "search.asm"
         IF      BUILD == B_FULL
-        INCLUDE "full/search.asm" ; the full build's FNDMOV, SRCH, CSRCH
-        INCLUDE "craft.asm"     ; the transposition table, aspiration
-        INCLUDE "pv.asm"        ; the principal variation
-        INCLUDE "roots.asm"     ; the root moves (searchmoves)
-        INCLUDE "params.asm"
-        INCLUDE "knowledge.asm"
-        INCLUDE "kpend.asm"
-        INCLUDE "endgame.asm"
-        INCLUDE "draw.asm"
-        INCLUDE "time.asm"
-        INCLUDE "luscher.asm"
-        INCLUDE "full/kbnk.asm" ; the KBNK mating procedure (page 6)
-        INCLUDE "full/kbbk.asm" ; the KBBK mating procedure (page 7)
-        INCLUDE "pawnhash.asm"
+        INCLUDE "full/points.asm"   ; its own POINTS (words), BCNOW .. BKADD
+        INCLUDE "full/lazy.asm"     ; lazy evaluation: LZHOOK; LZTRY (page 7)
+        ENDIF
+        IF      BUILD == B_ARTICLE
+        INCLUDE "points.asm"        ; POINTS, the article build's evaluation
+        ENDIF
+        IF      BUILD == B_1978
+        INCLUDE "points1978.asm"    ; POINTS, the 1978 build's evaluation
+        ENDIF
+        INCLUDE "battle.asm"        ; BATTLE, POINTS' battle on a square
+        IF      BUILD != B_1978
+        INCLUDE "atkmap.asm"        ; the attack map: PATK .. ONLINE
+        ENDIF
+        IF      BUILD == B_FULL
+        INCLUDE "full/devel.asm"    ; DEVEL, in words
+        ELSE
+        INCLUDE "devel.asm"         ; DEVEL, POINTS' development term
+        ENDIF
+        INCLUDE "evalaux.asm"       ; LIMIT, SEXT, CLAMP, INC32, CEVAL
+        INCLUDE "search.asm"        ; the search's frame, EVAL, SORTM
+        IF      BUILD != B_FULL
+        INCLUDE "srch.asm"          ; the period builds' FNDMOV, SRCH
+        ENDIF
+        INCLUDE "book.asm"          ; MKMOVE, UNMK, BOOK
+        IF      BUILD != B_FULL
+        INCLUDE "csrch.asm"         ; the period builds' CSRCH, KEEPBM
+        ENDIF
+        INCLUDE "putbm.asm"         ; PUTBM, CMOVNO
+        IF      BUILD == B_FULL     ; the full build's own files (full/, params.asm)
+        INCLUDE "full/search.asm"   ; its FNDMOV, SRCH, CSRCH, KEEPBM, ORDFAR
+        INCLUDE "full/order.asm"    ; cheap interior ordering (page 5)
+        INCLUDE "full/quies.asm"    ; the quiescence search (page 5, after ORDER)
+        INCLUDE "full/ceval.asm"    ; its cheap static score (page 5, after it)
+        INCLUDE "full/craft.asm"    ; the transposition table, aspiration
+        INCLUDE "full/zobrist.asm"  ; the Zobrist keys (page 3, generated)
+        INCLUDE "full/pv.asm"       ; the principal variation
+        INCLUDE "full/roots.asm"    ; the root moves (searchmoves)
+        INCLUDE "params.asm"        ; the parameter blocks (page 0)
+        INCLUDE "full/knowledge.asm" ; Cray Blitz's knowledge (KNOW)
+        INCLUDE "full/kpend.asm"    ; king-and-pawn endings (RACE)
+        INCLUDE "full/kpk_bitbase.asm" ; the KPK bitbase (page 4, generated)
+        INCLUDE "full/kpkbase.asm"  ; its probe KPKEV (page 4, after the bits)
+        INCLUDE "full/endgame.asm"  ; End-Game's Table 1 (EGEVAL)
+        INCLUDE "full/draw.asm"     ; the game's history, draw scores
+        INCLUDE "full/time.asm"     ; time use, deep think, the reply to ponder
+        INCLUDE "full/luscher_tables.asm" ; Lüscher's tables (pages 1-2, generated)
+        INCLUDE "full/luscher.asm"  ; his endgame module, which reads them
+        INCLUDE "full/kbnk.asm"     ; the KBNK mating procedure (page 6)
+        PAGE    6
+        INCLUDE "full/kbnk_tables.asm" ; its fitted tables (generated)
+        ENDPAGE
+        INCLUDE "full/kbbk.asm"     ; the KBBK mating procedure (page 7)
+        INCLUDE "full/pawnhash.asm" ; the pawn-structure hash
         ENDIF
 
 ROMEND:

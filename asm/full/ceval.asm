@@ -1,7 +1,7 @@
 ; ===========================================================================
-; full/ceval.asm: a cheap first stage of the leaf evaluation (issue #35,
-; P_FLAGS2 bit 4 F2_CEVAL; it acts only with the quiescence search, F2_QUIES,
-; whose static scores it serves). Included at the end of full/quies.asm;
+; full/ceval.asm: a cheap first stage of the leaf evaluation
+; (P_FLAGS2 bit 4 F2_CEVAL; it acts only with the quiescence search, F2_QUIES,
+; whose static scores it serves). main.asm includes it after full/quies.asm;
 ; the code runs in expansion page 5, after the quiescence search's.
 ;
 ; Before PINFND and POINTS score a quiescence node's position (QLEAF: SRCH's

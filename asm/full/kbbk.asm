@@ -1,6 +1,6 @@
 ; ===========================================================================
-; full/kbbk.asm (full build only): the KBBK mating procedure (issue #36 item
-; 3), in expansion ROM page 7 after LZTRY. LUSPRE calls KBBKEV (after
+; full/kbbk.asm (full build only): the KBBK mating procedure, in
+; expansion ROM page 7 after LZTRY. LUSPRE calls KBBKEV (after
 ; KBPRE, before Lüscher's module): when P_KBBK is 1, KBBK (one side king
 ; and two bishops on both colours, the other a bare king) is scored here and
 ; LUSEV is not run; when it is 2 (the default), only with the bare king to
@@ -32,7 +32,7 @@
 ; strong. Squares are (file, rank) pairs 0-7, the file first (E = file,
 ; D = rank when loaded by LD DE,(pair)); a bitboard is 8 bytes, a byte a
 ; rank (rank 1 first), bit n file n.
-;   RAM: BBV = XRAMLO+1300h (7300h-733Fh, issue #36 item 3's share)
+;   RAM: BBV = XRAMLO+1300h (7300h-733Fh, after KBNK's)
 ; ===========================================================================
 
 BBV     EQU     XRAMLO+1300h

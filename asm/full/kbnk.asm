@@ -1,6 +1,6 @@
 ; ===========================================================================
-; full/kbnk.asm (full build only): the KBNK mating procedure (issue #36 item
-; 2), in expansion ROM page 6. LUSPRE calls KBNKEV (through KBPRE, in the
+; full/kbnk.asm (full build only): the KBNK mating procedure, in
+; expansion ROM page 6. LUSPRE calls KBNKEV (through KBPRE, in the
 ; base ROM) before Lüscher's module
 ; when P_KBNK is not 0: KBNK (one side king, bishop and knight, the other a
 ; bare king) is scored here and LUSEV is not run.
@@ -30,7 +30,7 @@
 ;
 ; Squares here are (file, rank) pairs 0-7, the file first (E = file, D =
 ; rank when loaded by LD DE,(pair)).
-;   RAM: KNV = XRAMLO+1000h (7000h-70FFh, issue #36's share)
+;   RAM: KNV = XRAMLO+1000h (7000h-70FFh, the mating procedures' share)
 ; ===========================================================================
 
 KNV     EQU     XRAMLO+1000h
@@ -474,7 +474,7 @@ KBGRL:  DB      20,30,40,50,60,70,80,90
         DB      80,70,60,50,40,30,20,30
         DB      90,80,70,60,50,40,30,20
 ; ---------------------------------------------------------------------------
-; The fitted tables (P_KBNK = 2; issue #36 item 2). KBNK's plies to mate
+; The fitted tables (P_KBNK = 2). KBNK's plies to mate
 ; estimated from our table (src/luscher/kbnk_fit.rs): the bishop brought to a
 ; dark square (the files mirrored), the board turned by the one of the four
 ; colour-keeping symmetries (itself, the two diagonals' mirrors, the half
@@ -847,6 +847,4 @@ KBDRW:  LD      A,(P_KBNK)
         RET
 .no:    OR      A
         RET
-
-        INCLUDE "kbnk_tables.asm" ; KBTBAS .. KBTTRI (generated)
         ENDPAGE

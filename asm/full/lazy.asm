@@ -1,6 +1,6 @@
 ; ===========================================================================
-; full/lazy.asm: lazy evaluation (issue #35 step 3, P_FLAGS2 bit 3 F2_LAZY).
-; Included at the end of full/points.asm; LZTRY lives in expansion page 7.
+; full/lazy.asm: lazy evaluation (P_FLAGS2 bit 3 F2_LAZY).
+; main.asm includes it after full/points.asm; LZTRY lives in expansion page 7.
 ;
 ; At a leaf of SRCH (a POINTS call with a search path, at ply NPLY >=
 ; PLYMAX: SORTM's ordering evaluations at shallower plies are never cut

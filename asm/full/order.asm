@@ -1,6 +1,6 @@
 ; ===========================================================================
-; full/order.asm (full build only): cheap interior ordering (issue #35 step
-; 1, P_FLAGS2 bit 1 F2_ORDER). Below the root, SRCH orders a node's moves
+; full/order.asm (full build only): cheap interior ordering
+; (P_FLAGS2 bit 1 F2_ORDER). Below the root, SRCH orders a node's moves
 ; without evaluating them (SORTM makes, scores and unmakes every move: one
 ; POINTS per move, ~136,000 T each); only the leaves are evaluated. The root
 ; keeps SORTM's static order (and TMFRONT's last best first); the table's

@@ -1,9 +1,9 @@
 ; ===========================================================================
-; full/points.asm: the full build's scoring, in signed words from the
-; parameter block, and its word arithmetic. Included by points.asm in the
-; middle of POINTS (after the pass over the pieces, the article's, and the
-; fix for a piece just moved that hangs), so its first lines go on with
-; POINTS: its local labels are POINTS's.
+; full/points.asm: the full build's own POINTS, in place of points.asm's
+; (main.asm assembles one or the other): the article's pass over the pieces
+; (ATKMAP and PATK, atkmap.asm; BATTLE, battle.asm) and the fix for a piece
+; just moved that hangs, as the article build's POINTS has them, then the
+; scoring in signed words from the parameter block; and its word arithmetic.
 ;
 ;   M = material change (MTRLW - MV0W) clamped to +-P_MCLAMP;
 ;   lost = PTSL * P_XLOST against the mover, won = PTSW2 * P_XWON for it
@@ -16,7 +16,104 @@
 ;   left in BRKDN for 'Q' (CEVAL).
 ; ===========================================================================
 
-        ; POINTS, continued (.f1: the scoring in words)
+; POINTS: the full build's: the article's pass over the pieces, then the
+; scoring in words (above). out: A = VALM, also stored in the score byte of
+; LASTMV's entry; VALMW; BRKDN.
+;   clobbers: all but IX
+;   CALLED BY: CEVAL, EVAL, FNDMOV, QLEAF, QNODE, SRCH
+;   CALLS:     ATTACK, BATTLE, BCNOW, CLAMPW, DEVEL, DSHIFT, INC32, KNOW,
+;              KPEND, LUSPRE, LZHOOK, MULAW, NEGHL, PATK
+POINTS: LD      HL,NEVAL
+        CALL    INC32
+        XOR     A
+        LD      HL,MTRL         ; MTRL BRDC PTSL PTSW1 PTSW2 PTSCK
+        LD      B,6
+.clr:   LD      (HL),A
+        INC     HL
+        DJNZ    .clr
+        LD      (BKNBAT),A
+        LD      H,A
+        LD      L,A
+        LD      (MTRLW),HL
+        LD      (DEVW),HL
+        CALL    LUSPRE          ; luscher.asm: Lüscher's endings are scored
+        JP      C,.lus          ; by the module alone
+        ; As in the article build: one pass over the pieces marks every piece they
+        ; attack in ATKMAP and counts the squares they attack (board control,
+        ; with the same x-rays and pins as ATTACK), and adds up the material
+        ; and development; then ATTACK and XCHNG only where a piece stands
+        ; attacked by the enemy (elsewhere XCHNG's residue is 0 anyway). The
+        ; second pass clears every ATKMAP byte it finds set, so the map starts
+        ; clean next time (marks are only ever made on occupied squares).
+        LD      C,SQ_A1-1
+.pa:    INC     C
+        LD      H,BPAGE
+        LD      L,C
+.pa1:   LD      A,(HL)
+        OR      A
+        JR      NZ,.pa2
+        INC     L               ; an empty square: 27 T
+        JR      .pa1
+.pa2:   LD      C,L
+        CP      OFFB
+        JR      NZ,.piece
+        LD      A,C
+        CP      SQ_H8
+        JR      C,.pa
+        JR      .pb0
+.piece: LD      D,A
+        AND     7
+        CP      PAWN
+        LD      A,D
+        CALL    NZ,DEVEL
+        CALL    PATK
+        JR      .pa
+.pb0:
+        LD      A,(P_FLAGS2)    ; lazy evaluation (full/lazy.asm) may end
+        AND     F2_LAZY         ; POINTS here
+        CALL    NZ,LZHOOK
+        LD      HL,ATKMAP+SQ_A1-1
+.pb:    INC     L
+        LD      A,(HL)
+        OR      A
+        JR      Z,.pb           ; 27 T a square nobody attacks
+        LD      B,A             ; B = the attackers' nibbles
+        LD      A,L
+        CP      (ATKMAP+SQ_H8+1) & 0FFh
+        JR      NC,.pend        ; the sentinel after h8's byte: the end
+        LD      (HL),0
+        RES     7,L
+        LD      C,L
+        LD      D,(HL)          ; D = the piece
+        LD      A,B
+        BIT     7,D
+        JR      NZ,.bp
+        AND     0F0h            ; a white piece: Black's attackers
+        JR      .bt
+.bp:    AND     0Fh             ; a black piece: White's
+.bt:    JR      Z,.nb
+        CALL    ATTACK
+        LD      H,BPAGE
+        LD      L,C
+        LD      A,(HL)
+        CALL    BATTLE
+.nb:    LD      H,BPAGE
+        LD      L,C
+        SET     7,L
+        JR      .pb
+.pend:
+        CALL    KNOW            ; the knowledge terms (knowledge.asm), added
+.fk:    PUSH    HL              ; last (below); LZHOOK joins here
+        ; the piece just moved is en prise: the side to move's largest loss
+        ; is ignored, the second moves up
+        LD      A,(PTSCK)
+        OR      A
+        JR      Z,.f1
+        LD      A,(PTSW2)
+        LD      (PTSW1),A
+        XOR     A
+        LD      (PTSW2),A
+.f1:
         LD      HL,(MTRLW)      ; M = material change, clamped
         LD      DE,(MV0W)
         OR      A
@@ -221,5 +318,3 @@ BKADD:  PUSH    HL
         LD      (HL),E
 .x:     POP     HL
         RET
-
-        INCLUDE "lazy.asm"      ; lazy evaluation (F2_LAZY)

@@ -1,7 +1,7 @@
 ; ===========================================================================
 ; full/quies.asm (full build only): a quiescence search below the nominal
-; depth (issue #35 step 2, P_FLAGS2 bit 2 F2_QUIES). Included at the end of
-; full/search.asm; the code runs in expansion page 5, after ORDER's (SRCH's
+; depth (P_FLAGS2 bit 2 F2_QUIES). main.asm includes it after
+; full/order.asm; the code runs in expansion page 5, after ORDER's (SRCH's
 ; leaf calls QLEAF through ORDFAR).
 ;
 ; Without it, SRCH scores the move made at a leaf (ply n >= PLYMAX) by POINTS
@@ -448,5 +448,3 @@ QLOSE:  LD      L,(IX+F_ENTRY)
 .keep:  XOR     A
         RET
         ENDPAGE
-
-        INCLUDE "ceval.asm"     ; the cheap stage of its static score (page 5)

@@ -1,12 +1,13 @@
 ; ===========================================================================
 ; full/search.asm: the full build's FNDMOV, SRCH and CSRCH (and KEEPBM, and
-; the word helpers RTNOTE, SCADR, CMPW): the search of search.asm with 16-bit
-; scores and the full build's craft woven in. Included by main.asm in the full
-; build only, after search.asm, whose EVAL, SORTM, MKMOVE, UNMK, BOOK, PUTBM
-; and CMOVNO it shares, and whose frame (SFRAME, F_...) and variables it uses.
+; the word helpers RTNOTE, SCADR, CMPW): the period builds' search (srch.asm,
+; csrch.asm) with 16-bit scores and the full build's craft woven in. main.asm
+; assembles it in the full build only, after putbm.asm; it shares EVAL, SORTM
+; (search.asm), MKMOVE, UNMK, BOOK (book.asm), PUTBM and CMOVNO (putbm.asm),
+; and uses search.asm's frame (SFRAME, F_...) and variables.
 ;
 ; Scores are signed words (SCOREW[n], 2 bytes a ply; a mate in n plies is
-; MATE - n). The rules are search.asm's, in words:
+; MATE - n). The rules are srch.asm's, in words:
 ;   value <= SCOREW[n-1]   cut off (ties cut): the parent's move is refuted
 ;   else value = -value; if value > SCOREW[n] it becomes the best (ply 1: BESTM)
 ; Descending: SCOREW[n+1] = SCOREW[n-1]; every ply starts at -32768.
@@ -667,6 +668,3 @@ ORDFAR: IN      A,(PPAGE)
         OUT     (PPAGE),A
         RET
 .go:    JP      (IY)
-
-        INCLUDE "order.asm"     ; cheap interior ordering (page 5)
-        INCLUDE "quies.asm"     ; the quiescence search (page 5, after ORDER)

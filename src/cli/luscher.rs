@@ -59,7 +59,7 @@ pub enum LuscherCommand {
         #[arg(long, default_value = crate::tablebase::verdict::DEFAULT_DIR)]
         dir: PathBuf,
         /// The assembly file to write.
-        #[arg(long, default_value = "asm/luscher_tables.asm")]
+        #[arg(long, default_value = "asm/full/luscher_tables.asm")]
         out: PathBuf,
         /// The expansion pages the tables may fill, in order.
         #[arg(long, value_delimiter = ',', default_value = "1,2")]

@@ -81,7 +81,7 @@ pub enum TbCommand {
         #[command(flatten)]
         common: Common,
         /// The assembly file written.
-        #[arg(long, default_value = "asm/kpk_bitbase.asm")]
+        #[arg(long, default_value = "asm/full/kpk_bitbase.asm")]
         out: PathBuf,
     },
     /// Random positions against Debian's `stockfish`: verdicts agree wherever it sees a

@@ -1,5 +1,5 @@
 //! The static evaluation as the Z80 computes it, term by term: the 'Q' command (`CEVAL` in
-//! `asm/points.asm`). The firmware runs PINFND and POINTS on the position as it stands, as if
+//! `asm/evalaux.asm`). The firmware runs PINFND and POINTS on the position as it stands, as if
 //! the side not to move had just moved (a dummy last move, so no piece "just moved") with an
 //! empty root (so material and board control are absolute), and reads the clock port around it.
 //!
@@ -17,7 +17,7 @@ use std::fmt::Write;
 /// The 'Q' command.
 pub use super::protocol::CMD_EVAL;
 
-/// The full build's knowledge terms (`asm/knowledge.asm`), after the total in `BRKDN`: one per
+/// The full build's knowledge terms (`asm/full/knowledge.asm`), after the total in `BRKDN`: one per
 /// counted feature (its weights `P_DOUBL` .. `P_KCENT`, then `P_KMOVE` .. `P_HOLE`, then `P_BDIAG`, then
 /// the bytes `P_QPCP`, `P_QPKN`, `P_DVTWC` and `P_QKS`; `P_DVTWC`'s is 0 outside a search), then the change the opposite-coloured bishops make to their sum (`P_OPPB`); White's
 /// view, included in the total.
@@ -64,9 +64,9 @@ pub const KNOWLEDGE_TERMS: [&str; 40] = [
     "bishops: opposite colours",
 ];
 
-/// The full build's ending terms (`asm/kpend.asm`, `asm/endgame.asm`, `asm/luscher.asm`), after the
-/// knowledge terms in `BRKDN`: 0 unless only kings and pawns are on the board (the last: unless
-/// the board holds KRK, KBBK or KBNK).
+/// The full build's ending terms (`asm/full/kpend.asm`, `asm/full/endgame.asm`,
+/// `asm/full/luscher.asm`), after the knowledge terms in `BRKDN`: 0 unless only kings and pawns
+/// are on the board (the last: unless the board holds KRK, KBBK or KBNK).
 pub const ENDGAME_TERMS: [&str; 17] = [
     "pawn ending: race won for certain",
     "End-Game: mover's pawns attacked",

@@ -138,7 +138,7 @@ pub enum FirmwareError {
     TooManyRootMoves { given: usize },
 }
 
-/// The unit of the full build's clock arithmetic (`asm/time.asm`): 65,536 T-states.
+/// The unit of the full build's clock arithmetic (`asm/full/time.asm`): 65,536 T-states.
 pub const TICK: TStates = 65_536;
 
 /// A move's time as the full build computed it from `'T'`, in T-states.

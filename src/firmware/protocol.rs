@@ -175,13 +175,13 @@ pub const CMD_ATTACK: u8 = Op::Attack.code();
 pub const CMD_XCHNG: u8 = Op::Xchng.code();
 pub const CMD_XARRAY: u8 = Op::Xarray.code();
 pub const CMD_MOVENO: u8 = Op::MoveNo.code();
-/// Full build: the halfmove clock of the position set up (`asm/draw.asm`).
+/// Full build: the halfmove clock of the position set up (`asm/full/draw.asm`).
 pub const CMD_HALFMOVE: u8 = Op::Halfmove.code();
-/// Full build: the time for the next timed search (`asm/time.asm`).
+/// Full build: the time for the next timed search (`asm/full/time.asm`).
 pub const CMD_TIME: u8 = Op::Time.code();
 pub const CMD_SEARCH: u8 = Op::Search.code();
 /// Full build: the root moves the next searches of this position consider
-/// (`searchmoves`, `asm/roots.asm`): n, then n × (from, to, promo); n = 0 lifts the set.
+/// (`searchmoves`, `asm/full/roots.asm`): n, then n × (from, to, promo); n = 0 lifts the set.
 pub const CMD_ROOTS: u8 = Op::Roots.code();
 pub const CMD_EVAL: u8 = Op::Eval.code();
 pub const CMD_PWRITE: u8 = Op::ParamWrite.code();

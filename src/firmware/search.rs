@@ -115,7 +115,7 @@ pub struct DepthReport {
     pub best: FwMove,
     pub score: Score,
     /// The principal variation, `best` first: the full build's line from its triangular
-    /// table (`asm/pv.asm`; shorter where a node's value came from the transposition table
+    /// table (`asm/full/pv.asm`; shorter where a node's value came from the transposition table
     /// or a draw); the period builds kept none, so theirs is `best` alone.
     pub pv: Vec<FwMove>,
 }
@@ -254,7 +254,7 @@ impl Engine {
     /// The full build's time for the next timed search ([`Engine::start_timed_search`]): the
     /// time left and the increment in T-states, the moves to the next control (0: all the
     /// rest). The firmware answers with the move's target and its hard limit (T-states, in
-    /// units of 65,536: `asm/time.asm` says how it computes them).
+    /// units of 65,536: `asm/full/time.asm` says how it computes them).
     pub fn set_time(
         &mut self,
         left: TStates,
@@ -291,7 +291,7 @@ impl Engine {
 
     /// The full build's root moves (UCI's `go searchmoves`): the next searches of this
     /// position ([`Engine::search`], [`Engine::start_search`], [`Engine::start_timed_search`])
-    /// consider only `moves` at the root, and the Z80 chooses among them (`asm/roots.asm`).
+    /// consider only `moves` at the root, and the Z80 chooses among them (`asm/full/roots.asm`).
     /// Each must be legal in the position, or the firmware refuses the whole set
     /// ([`FirmwareError::Rejected`], naming the first bad move's fault) and keeps the set it
     /// had. Repeated moves count once. An empty slice lifts the set; so do a new game, a

@@ -26,7 +26,7 @@ pub enum Budget {
     /// Emulated seconds (T-states = seconds × clock) for a build; wall seconds for a UCI engine.
     Seconds(f64),
     /// A tournament clock: seconds left and moves to the control. The full build gets it
-    /// (`'T'`) and keeps its own time (`asm/time.asm`); the period builds and UCI engines get
+    /// (`'T'`) and keeps its own time (`asm/full/time.asm`); the period builds and UCI engines get
     /// an even share of it as [`Budget::Seconds`] (less the firmware's stop latency).
     Clock { left: f64, to_go: u32 },
 }

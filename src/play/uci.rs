@@ -11,7 +11,7 @@
 //! - `go depth N` searches min(N, 8) plies. Time (`movetime`, `wtime/btime/winc/binc/
 //!   movestogo`) follows the one policy of [`crate::session::clock::plan`]: with PeriodSpeed off (host
 //!   speed, the default) a GUI clock is wall time and the search goes to 8 plies unless the
-//!   time ends it; the full build keeps its own time (`'T'`, `asm/time.asm`) fed T-states at
+//!   time ends it; the full build keeps its own time (`'T'`, `asm/full/time.asm`) fed T-states at
 //!   the emulator's measured rate, the host only guarding the hard limit; the period builds
 //!   are stopped by the host at its share. With PeriodSpeed on, the milliseconds are the
 //!   period machine's at ClockHz and the Level caps the depth. An `info string` says which.
@@ -20,7 +20,7 @@
 //!   plies (said); `go searchmoves` is checked against the position (an illegal move is
 //!   named); the full build's Z80 then searches only those root moves
 //!   ([`restrict_root_moves`]), the period builds every move (said).
-//! - `info ... pv`: the full build's whole principal variation, kept in Z80 (`asm/pv.asm`);
+//! - `info ... pv`: the full build's whole principal variation, kept in Z80 (`asm/full/pv.asm`);
 //!   the period builds give the move alone (the 1978 program kept no line).
 //! - Pondering (option Ponder): `go ponder ...` searches the position after the expected
 //!   reply without a limit; `ponderhit` turns that same search into the real one, with the
@@ -61,7 +61,7 @@ pub use parse::{parse, parse_go, Base, Go, UciCommand, UciError};
 
 /// Restrict the firmware's root to `moves` (`go searchmoves`; empty: every move). Returns
 /// whether the firmware searches only those moves: the full build does, in Z80 (`'R'`,
-/// `asm/roots.asm`: the Z80 picks among them); the period builds stay byte for byte and
+/// `asm/full/roots.asm`: the Z80 picks among them); the period builds stay byte for byte and
 /// search every move (`Ok(false)`). The full build is told before every search, so a set
 /// never outlives the `go` that gave it.
 pub fn restrict_root_moves(
@@ -122,7 +122,7 @@ pub fn run_with(game: Game, lines: &Receiver<String>, out: &mut dyn Write) -> Re
     Ok(())
 }
 
-/// The full build's transposition table, as its expansion RAM holds it (asm/craft.asm).
+/// The full build's transposition table, as its expansion RAM holds it (asm/full/craft.asm).
 pub const TABLE_TEXT: &str =
     "4 KiB at E000h-EFFFh of the expansion RAM: 64 buckets of 4 entries of 16 bytes";
 

@@ -1,4 +1,4 @@
-//! Cray Blitz's pawn races and K+P(s) against K, as the full build's RACE (`asm/kpend.asm`)
+//! Cray Blitz's pawn races and K+P(s) against K, as the full build's RACE (`asm/full/kpend.asm`)
 //! decides them: a model written from the rules below (the seed's Pawn section and the
 //! textbook square and key-square rules), which the tests hold against the tablebases on
 //! every KPK position and a KPKP sample, and against the Z80 on the same positions.

@@ -1,7 +1,7 @@
 //! The one time manager: the emulated clock against the wall clock ([`Pace`]), what a client
 //! said about time ([`TimeControl`]), and the one policy that turns it into the limits of a
 //! search ([`plan`]): a fixed level, a move time, a tournament clock with increments, and
-//! the full build's own clock ('T', `asm/time.asm`). The emulator's measured speed ([`Rate`]).
+//! the full build's own clock ('T', `asm/full/time.asm`). The emulator's measured speed ([`Rate`]).
 
 use crate::firmware::{Engine, SearchPoll};
 use crate::machine::PERIOD_HZ;
@@ -137,7 +137,7 @@ pub struct Plan {
     /// The host sends "move now" after this much time (emulated time with PeriodSpeed on,
     /// wall time otherwise); None: no limit from the host.
     pub budget: Option<Duration>,
-    /// The full build keeps its own time ('T', asm/time.asm): (left, moves to go, increment)
+    /// The full build keeps its own time ('T', asm/full/time.asm): (left, moves to go, increment)
     /// in T-states, for [`Engine::set_time`]; the host then only guards the hard limit.
     pub firmware_clock: Option<(u64, u32, u64)>,
     /// The host's own share of the clock, should the firmware refuse it.

@@ -112,7 +112,7 @@ impl Search {
 }
 
 /// The full build's transposition table filled, in permille (UCI `hashfull`): the entries
-/// (asm/craft.asm: 16 bytes each at TTAB, the move's from-square at +4, 0 = empty; the
+/// (asm/full/craft.asm: 16 bytes each at TTAB, the move's from-square at +4, 0 = empty; the
 /// search's number at +12) this search stored, out of the table's 256. None when the build
 /// has no table or its flag (P_FLAGS bit 0) is off.
 pub fn hashfull(engine: &Engine) -> Option<u32> {

@@ -45,12 +45,12 @@ fn bits() -> &'static Vec<u8> {
 fn the_committed_bitbase_is_a_regeneration() {
     let text = kpk_bitbase::asm_text(bits());
     let committed = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("asm/kpk_bitbase.asm"),
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("asm/full/kpk_bitbase.asm"),
     )
     .unwrap();
     assert!(
         committed == text,
-        "asm/kpk_bitbase.asm differs from a regeneration: run `z80chess tablebase kpk-bitbase`"
+        "asm/full/kpk_bitbase.asm differs from a regeneration: run `z80chess tablebase kpk-bitbase`"
     );
     assert_eq!(bits().len(), 12_288);
     // the ROM holds it in page 4, at KPKBIT

@@ -434,7 +434,7 @@ fn export_assembles_walks_like_the_model_and_regenerates_krk() {
     // the KRK part of the committed file is this text, byte for byte: its threshold line
     // and both tables (from "; KRK king" to the page's end)
     let committed = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("asm/luscher_tables.asm"),
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("asm/full/luscher_tables.asm"),
     )
     .unwrap();
     let from = e.text.find("; KRK king").unwrap();
@@ -443,7 +443,7 @@ fn export_assembles_walks_like_the_model_and_regenerates_krk() {
     assert!(tables.len() > 5000 && tables.contains("LTKRKROOK:"));
     assert!(
         committed.contains(tables),
-        "asm/luscher_tables.asm's KRK tables differ from a regeneration: run \
+        "asm/full/luscher_tables.asm's KRK tables differ from a regeneration: run \
          `z80chess luscher fit KRK; z80chess luscher fit KBBK; z80chess luscher fit KBNK; \
          z80chess luscher export`"
     );

@@ -61,7 +61,7 @@ fn zobrist_asm() -> String {
 
 #[test]
 fn zobrist_table_is_generated() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("asm/zobrist.asm");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("asm/full/zobrist.asm");
     let want = zobrist_asm();
     if std::env::var_os("BLESS").is_some() {
         std::fs::write(&path, &want).unwrap();
@@ -69,7 +69,7 @@ fn zobrist_table_is_generated() {
     let have = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         have == want,
-        "asm/zobrist.asm differs from its generator (BLESS=1 rewrites it)"
+        "asm/full/zobrist.asm differs from its generator (BLESS=1 rewrites it)"
     );
 }
 

@@ -110,7 +110,7 @@ pub const PARAMS: &[ParamDef] = &[
         255,
         "draw window (#12, P_FLAGS bit 2): a repetition or 50-move draw at ply n scores min(n, this) for the engine, and scores positive for the engine move up by this",
     ),
-    // Issue #11: Cray Blitz's knowledge (asm/knowledge.asm), offsets 40h.., each a weight per
+    // Issue #11: Cray Blitz's knowledge (asm/full/knowledge.asm), offsets 40h.., each a weight per
     // counted feature in White's view (White's count minus Black's).
     p(
         "P_KMOVE",
@@ -371,7 +371,7 @@ pub const PARAMS: &[ParamDef] = &[
         4096,
         "pawn endings (#14): a pawn race or K+P(s) v K won for certain (RACE), for the winner; 0 = off",
     ),
-    // Issue #14: End-Game's Table 1 (asm/endgame.asm), signed bytes at offsets 6Ch..77h, each
+    // Issue #14: End-Game's Table 1 (asm/full/endgame.asm), signed bytes at offsets 6Ch..77h, each
     // times its count in White's view (White's count minus Black's), only when nothing but kings
     // and pawns is on the board. Defaults: End-Game's constants times 256.
     p(

@@ -1,6 +1,6 @@
 ; ===========================================================================
 ; endgame.asm (full build only): John White's End-Game evaluation, Table 1
-; (issue #14; ../shared/seeds/003_3e63eaffdc8eb68a.txt), for positions with
+; (the king-and-pawn endings; ../shared/seeds/003_3e63eaffdc8eb68a.txt), for positions with
 ; only kings and pawns. KPEND (kpend.asm) calls EGEVAL from POINTS exactly
 ; then; EGEVAL returns the sum of its terms (White's view) and leaves each in
 ; BRKDN (BK_EG0 + 2k, k = EG_APP .. EG_RIP). The search's two End-Game
@@ -571,7 +571,7 @@ EGOPPO: LD      A,(POSK)
         JP      EGADD
 
 ; ---------------------------------------------------------------------------
-; End-Game's search additions, called by SRCH (search.asm), each switched by
+; End-Game's search additions, called by SRCH (full/search.asm), each switched by
 ; a bit of P_FLAGS (params.asm):
 ;   bit 4  the capture extension: "captures ... are evaluated for material
 ;          gains at a further two levels" (End-Game's third- and fourth-level

@@ -1,6 +1,6 @@
 ; ===========================================================================
-; time.asm (full build only): time use under a tournament control (issue #12
-; item 5), after the seed's "Time Utilization". The firmware keeps its own
+; time.asm (full build only): time use under a tournament control (the
+; search craft), after the seed's "Time Utilization". The firmware keeps its own
 ; time from the clock port (PCLK): emulated time, so at 2 MHz a game is a
 ; period game.
 ;

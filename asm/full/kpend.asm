@@ -1,5 +1,5 @@
 ; ===========================================================================
-; kpend.asm (full build only): king-and-pawn endings (issue #14). KPEND is
+; kpend.asm (full build only): king-and-pawn endings. KPEND is
 ; called once by POINTS after KNOW; when nothing but kings and pawns is left
 ; it scores Cray Blitz's pawn races (RACE, below) and End-Game's Table 1
 ; (EGEVAL, endgame.asm), else its terms are 0.
@@ -153,7 +153,7 @@ FRDRAW: LD      HL,.side
 ; one rook file, the other a bare king next to (or on) their queening
 ; square, beyond the most advanced of them, and the bishop cannot cover
 ; that square ("the wrong bishop"): Cray Blitz's K+RP+wrong bishop v K
-; draw (#11; the model is race.rs's wrong_bishop_draw, held to the KBPK
+; draw (the model is race.rs's wrong_bishop_draw, held to the KBPK
 ; table).   needs: KNOW's tables   clobbers: all but IX
 ;   CALLED BY: KPEND
 ;   CALLS:     RBUILD, RPSIDE
@@ -206,7 +206,7 @@ WBDRAW: LD      HL,KV+40h+K_MAT ; X: the side with one bishop, Y: the bare
 
 ; RPDRAW: carry if one side has only pawns, all on one rook file, and the
 ; other a bare king next to (or on) their queening square, beyond the most
-; advanced of them: Cray Blitz's "K+RP vs K" draw (#11; the model is
+; advanced of them: Cray Blitz's "K+RP vs K" draw (the model is
 ; race.rs's rook_pawn_draw, held to the KPK table on every position).
 ;   clobbers: all but IX
 ;   CALLED BY: KPEND
@@ -811,5 +811,3 @@ RDIST:  PUSH    BC
         LD      A,B
 .d:     POP     BC
         RET
-
-        INCLUDE "kpkbase.asm"

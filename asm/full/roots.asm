@@ -1,6 +1,6 @@
 ; ===========================================================================
 ; roots.asm (full build only): the search's root moves (UCI's `go
-; searchmoves`, issue #32). The host names a set of the position's legal
+; searchmoves`). The host names a set of the position's legal
 ; moves; the searches of this position then consider only those at the root
 ; (ply 1), and choose among them by themselves: the host never picks.
 ;

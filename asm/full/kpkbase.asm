@@ -1,5 +1,5 @@
 ; ===========================================================================
-; kpkbase.asm (full build only): K+P v K scored exactly (issue #36), from the
+; kpkbase.asm (full build only): K+P v K scored exactly, from the
 ; KPK bitbase of the period's kind in expansion ROM page 4 (kpk_bitbase.asm,
 ; generated from our KPK table by `z80chess tablebase kpk-bitbase`): a bit per
 ; position with the pawn's side (X) to move, 1 = X wins, the board seen from
@@ -26,8 +26,6 @@ KBP     EQU     KBV+02h         ; 1  the pawn
 KBN     EQU     KBV+03h         ; 1  the one-ply look: directions left
 KBCNT   EQU     KBV+04h         ; 1  ... Y's king moves found
         ASSERT  KBCNT < RV + 0F0h, "KBV runs into the routine tests' stubs at RV+F0h"
-
-        INCLUDE "kpk_bitbase.asm"
 
         PAGE    4
 ; KPKEV: when nothing but the kings and one pawn is on the board: carry, HL =

@@ -1,6 +1,6 @@
 ; ===========================================================================
 ; luscher.asm (full build only): Lüscher's generated evaluation as the plug-in
-; endgame module of a period machine (issue #15), after M. Lüscher,
+; endgame module of a period machine, after M. Lüscher,
 ; "Automatic Generation of an Evaluation Function for Chess Endgames" (2000).
 ;
 ; The host fits the weights (`z80chess luscher fit`) and writes them as
@@ -42,8 +42,6 @@
 ; cost: about 20,000-60,000 T per evaluation in these endings (the tests
 ; print it), some 100 T elsewhere.
 ; ===========================================================================
-
-        INCLUDE "luscher_tables.asm"
 
 LUSRAM  EQU     XRAM+800h
 LUSN    EQU     LUSRAM+00h      ; 1  men on the board

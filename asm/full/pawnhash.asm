@@ -1,5 +1,5 @@
 ; ===========================================================================
-; pawnhash.asm (full build only): the pawn-structure hash of issue #11 (the
+; pawnhash.asm (full build only): the pawn-structure hash of the knowledge (the
 ; seed's "Hash Scoring": "the locations of all pawns on the board are used
 ; to compute a hash key ... The search updates the hash key dynamically when
 ; moving, capturing, or promoting pawns"): KNOW's pawn work is done once per

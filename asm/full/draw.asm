@@ -1,6 +1,6 @@
 ; ===========================================================================
 ; draw.asm (full build only): the game's history and draw scores by ply
-; (issue #12 items 1 and 2), after the seed's "Draw Scoring". Switched by
+; (the search craft), after the seed's "Draw Scoring". Switched by
 ; P_FLAGS bit 2; with it clear nothing here changes a score.
 ;
 ; THE GAME'S HISTORY: every move the host plays with 'M' first appends the

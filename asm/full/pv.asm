@@ -1,5 +1,5 @@
 ; ===========================================================================
-; pv.asm (full build only): the principal variation (issue #32), kept by SRCH
+; pv.asm (full build only): the principal variation, kept by SRCH
 ; in a triangular table, as in most programs since the 1970s: row n holds the
 ; line the node at ply n expects, from its own move on. A node empties its row
 ; when it begins (PVNODE); a new best at ply n (a move that raised the node's
@@ -17,7 +17,7 @@
 ; would be cut, never overrun.
 ;
 ; The search command reports the line of each completed depth after its 'R'
-; report and the line of its move after 'E' (search.asm CSRCH): n, then n
+; report and the line of its move after 'E' (full/search.asm CSRCH): n, then n
 ; moves (from to promo). BESTPV keeps the line of BESTMV: row 1 when row 1
 ; begins with BESTMV, else the move alone (the book's move, or the first legal
 ; move of a search stopped before its first depth completed).

@@ -1,6 +1,6 @@
 ; ===========================================================================
-; knowledge.asm (full build only): Cray Blitz's positional knowledge (issue
-; #11), after Hyatt's "Cray Blitz Evaluation" (King, Rook, Bishop, Knight,
+; knowledge.asm (full build only): Cray Blitz's positional knowledge,
+; after Hyatt's "Cray Blitz Evaluation" (King, Rook, Bishop, Knight,
 ; Pawn scoring). KNOW is called once by POINTS' full path; it returns the sum
 ; of its terms (White's view) and leaves each of them in BRKDN (BK_K0..).
 ;
@@ -448,7 +448,7 @@ KTERMB: OR      A
         RET
 .m:     PUSH    BC
         PUSH    AF              ; the counter
-        LD      A,(IY+0)        ; the weight, sign-extended (points.asm)
+        LD      A,(IY+0)        ; the weight, sign-extended (evalaux.asm)
         CALL    SEXT
         EX      DE,HL
         POP     AF

@@ -1,5 +1,5 @@
 ; ===========================================================================
-; craft.asm (full build only): Cray Blitz's search craft (issue #12), after
+; craft.asm (full build only): Cray Blitz's search craft, after
 ; the seed's "Tree Search Hashing": a transposition/refutation table, and the
 ; aspiration window's root bounds. Each part is switched by a P_FLAGS bit
 ; (params.asm); with the bits clear SRCH searches exactly the article's tree.
@@ -933,5 +933,3 @@ ASPCHK: JR      NC,.bad
 .ok:    XOR     A
         LD      (ASPON),A
         RET
-
-        INCLUDE "zobrist.asm"
