@@ -9,6 +9,3 @@ pub mod kbnk_play;
 pub mod paged_call;
 pub mod playouts;
 pub mod terms;
-
-/// The CPU harnesses' recording bus, at `common::` as they name it.
-pub use bus::*;

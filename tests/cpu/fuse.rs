@@ -6,9 +6,7 @@
 //! read returns the high byte of the port address; no interrupts; whole instructions are run
 //! while the T-state counter is below the test's TSTATES.
 
-use crate::common;
-
-use common::{Kind, TracingBus};
+use crate::common::bus::{self, Kind, TracingBus};
 use std::fmt::Write as _;
 use z80chess::z80::Cpu;
 
@@ -182,8 +180,25 @@ fn run(input: &Input, exp: &Expected) -> Result<usize, String> {
         bus.load(*addr, bytes);
     }
     let initial_mem = bus.mem.clone();
-
+    let mut cpu = cpu_from(&input.state);
     let s = &input.state;
+
+    let mut steps = 0;
+    while cpu.t < s.tstates {
+        cpu.step(&mut bus);
+        steps += 1;
+        if steps > 100_000 {
+            return Err("runaway: more than 100000 steps".into());
+        }
+    }
+    let want = expected_state(exp)?;
+    check_registers(&cpu, &want)?;
+    check_memory(initial_mem, exp, &bus)?;
+    check_events(exp, &bus)
+}
+
+/// The CPU in a test's initial state.
+fn cpu_from(s: &State) -> Cpu {
     let mut cpu = Cpu::new();
     cpu.set_af(s.words[0]);
     cpu.set_bc(s.words[1]);
@@ -206,17 +221,11 @@ fn run(input: &Input, exp: &Expected) -> Result<usize, String> {
     cpu.halted = s.halted;
     cpu.q = 0;
     cpu.t = 0;
+    cpu
+}
 
-    let mut steps = 0;
-    while cpu.t < s.tstates {
-        cpu.step(&mut bus);
-        steps += 1;
-        if steps > 100_000 {
-            return Err("runaway: more than 100000 steps".into());
-        }
-    }
-
-    // Expected state, with the README's newer-model F / MEMPTR for the five block tests.
+/// The expected state, with the README's newer-model F / MEMPTR for the five block tests.
+fn expected_state(exp: &Expected) -> Result<State, String> {
     let mut want = exp.state.clone();
     if let Some(o) = OVERRIDES.iter().find(|o| o.0 == exp.name) {
         let (name, insn, file_f, file_wz, new_f, new_wz) = *o;
@@ -233,7 +242,11 @@ fn run(input: &Input, exp: &Expected) -> Result<usize, String> {
              {new_wz:04X} (newer block-instruction model, tests/data/README.md)"
         );
     }
+    Ok(want)
+}
 
+/// Every register, the interrupt state and the T-states against the expected state.
+fn check_registers(cpu: &Cpu, want: &State) -> Result<(), String> {
     // FUSE keeps PC on a HALT; our core (like SST) leaves PC past the HALT byte while halted,
     // so the PC FUSE reports for a halted CPU is ours minus one.
     let fuse_pc = if cpu.halted {
@@ -278,8 +291,15 @@ fn run(input: &Input, exp: &Expected) -> Result<usize, String> {
             return Err(format!("{name}: expected {w:X}, got {g:X}"));
         }
     }
+    Ok(())
+}
 
-    // Memory: the initial image with the expected changes applied must equal ours, everywhere.
+/// Memory: the initial image with the expected changes applied must equal ours, everywhere.
+fn check_memory(
+    initial_mem: Box<[u8; 0x10000]>,
+    exp: &Expected,
+    bus: &TracingBus,
+) -> Result<(), String> {
     let mut want_mem = initial_mem;
     for (addr, bytes) in &exp.mem {
         for (i, &b) in bytes.iter().enumerate() {
@@ -292,14 +312,17 @@ fn run(input: &Input, exp: &Expected) -> Result<usize, String> {
             want_mem[a], bus.mem[a]
         ));
     }
+    Ok(())
+}
 
-    // Bus events, mapped from start-of-cycle T to FUSE's event times.
-    //
-    // One known gap in FUSE's log: when a JR cc or DJNZ is not taken, FUSE's core only
-    // "contends" the displacement byte (an `MC` line at the cycle's start, no `MR`), while the
-    // chip really runs the 3 T read cycle (SST lists it as an active `r-m-` cycle, and FUSE's
-    // own timing counts the 3 T). Such a read of ours is accepted only if it is the byte after a
-    // JR cc/DJNZ opcode fetch, FUSE has no MR for it and has the MC line at its exact start.
+/// Bus events, mapped from start-of-cycle T to FUSE's event times.
+///
+/// One known gap in FUSE's log: when a JR cc or DJNZ is not taken, FUSE's core only
+/// "contends" the displacement byte (an `MC` line at the cycle's start, no `MR`), while the
+/// chip really runs the 3 T read cycle (SST lists it as an active `r-m-` cycle, and FUSE's
+/// own timing counts the 3 T). Such a read of ours is accepted only if it is the byte after a
+/// JR cc/DJNZ opcode fetch, FUSE has no MR for it and has the MC line at its exact start.
+fn check_events(exp: &Expected, bus: &TracingBus) -> Result<usize, String> {
     let mut contention_only = 0;
     let mut prev_fetch: Option<(u16, u8)> = None;
     let mut kept = Vec::new();
@@ -371,7 +394,7 @@ fn fuse_tests() {
             input.name, exp.name,
             "test order differs between the two files"
         );
-        let r = common::catch(|| run(input, exp)).and_then(|r| r);
+        let r = bus::catch(|| run(input, exp)).and_then(|r| r);
         match r {
             Ok(0) => {}
             Ok(n) => contention_only.push(format!("{} ({n})", input.name)),

@@ -12,9 +12,7 @@
 //! `Cpu::step` executes one whole instruction or accepts one interrupt, so every acceptance is
 //! the lone effect of one `step`, and its cost is the T-state delta of that step.
 
-use crate::common;
-
-use common::{Kind, TracingBus};
+use crate::common::bus::{Kind, TracingBus};
 use z80chess::z80::flags::{C, H, N, PV, S, Z};
 use z80chess::z80::Cpu;
 

@@ -15,9 +15,7 @@
 //!
 //! and the instruction's length in T-states must equal `cycles.len()`.
 
-use crate::common;
-
-use common::{Kind, TracingBus};
+use crate::common::bus::{self, Kind, TracingBus};
 use serde_json::Value;
 use std::collections::VecDeque;
 use std::io::Read;
@@ -138,7 +136,6 @@ fn fmt_active(a: Option<&Active>) -> String {
 fn run_test(bus: &mut TracingBus, test: &Value) -> Vec<(String, String, String)> {
     let mut diffs = Vec::new();
     let init = &test["initial"];
-    let fin = &test["final"];
 
     let mut cpu = Cpu::new();
     for key in FIELDS {
@@ -153,21 +150,7 @@ fn run_test(bus: &mut TracingBus, test: &Value) -> Vec<(String, String, String)>
     for &(a, v) in &init_ram {
         bus.mem[a as usize] = v;
     }
-    let ports: Vec<(u16, u8, String)> = test
-        .get("ports")
-        .and_then(Value::as_array)
-        .map(|ps| {
-            ps.iter()
-                .map(|p| {
-                    (
-                        p[0].as_u64().unwrap() as u16,
-                        p[1].as_u64().unwrap() as u8,
-                        p[2].as_str().unwrap().to_string(),
-                    )
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+    let ports = ports_of(test);
     bus.port_values = Some(
         ports
             .iter()
@@ -177,90 +160,8 @@ fn run_test(bus: &mut TracingBus, test: &Value) -> Vec<(String, String, String)>
     );
     bus.events.clear();
 
-    match common::catch(|| cpu.step(bus)) {
-        Ok(()) => {
-            for key in FIELDS {
-                let (want, got) = (u(fin, key), get_field(&cpu, key));
-                if want != got {
-                    diffs.push((key.to_string(), format!("{want:#X}"), format!("{got:#X}")));
-                }
-            }
-            for (a, v) in pairs(fin, "ram") {
-                let got = bus.mem[a as usize];
-                if got != v {
-                    diffs.push((
-                        format!("ram[{a:04X}]"),
-                        format!("{v:02X}"),
-                        format!("{got:02X}"),
-                    ));
-                }
-            }
-
-            // Port activity, in order.
-            let got_ports: Vec<(u16, u8, String)> = bus
-                .events
-                .iter()
-                .filter_map(|e| match e.kind {
-                    Kind::PortIn => Some((e.addr, e.data, "r".to_string())),
-                    Kind::PortOut => Some((e.addr, e.data, "w".to_string())),
-                    _ => None,
-                })
-                .collect();
-            if got_ports != ports {
-                diffs.push((
-                    "ports".into(),
-                    format!("{ports:X?}"),
-                    format!("{got_ports:X?}"),
-                ));
-            }
-
-            // Bus activity: the active T-states, and the instruction's length.
-            let cycles = test["cycles"].as_array().expect("cycles");
-            let want_active: Vec<Active> = cycles
-                .iter()
-                .enumerate()
-                .filter(|(_, c)| c[2].as_str() != Some("----"))
-                .map(|(i, c)| {
-                    (
-                        i,
-                        c[0].as_u64().unwrap() as u16,
-                        c[1].as_u64().map(|d| d as u8),
-                        c[2].as_str().unwrap().to_string(),
-                    )
-                })
-                .collect();
-            let got_active: Vec<Active> = bus
-                .events
-                .iter()
-                .map(|e| {
-                    let (dt, pins, data) = match e.kind {
-                        Kind::FetchRead => (1, "r-m-", None),
-                        Kind::Read => (1, "r-m-", None),
-                        Kind::Write => (1, "-wm-", Some(e.data)),
-                        Kind::PortIn => (2, "r--i", None),
-                        Kind::PortOut => (2, "-w-i", Some(e.data)),
-                        Kind::IntAck => (0, "int-ack", Some(e.data)), // never expected here
-                    };
-                    (e.start_t as usize + dt, e.addr, data, pins.to_string())
-                })
-                .collect();
-            if let Some(k) = (0..want_active.len().max(got_active.len()))
-                .find(|&k| want_active.get(k) != got_active.get(k))
-            {
-                diffs.push((
-                    format!("bus cycle #{k}"),
-                    fmt_active(want_active.get(k)),
-                    fmt_active(got_active.get(k)),
-                ));
-            }
-            if cpu.t != cycles.len() as u64 {
-                diffs.push((
-                    "T-states".into(),
-                    cycles.len().to_string(),
-                    cpu.t.to_string(),
-                ));
-            }
-        }
+    match bus::catch(|| cpu.step(bus)) {
+        Ok(()) => compare(&cpu, bus, test, &ports, &mut diffs),
         Err(msg) => diffs.push(("step".into(), "no panic".into(), msg)),
     }
 
@@ -274,6 +175,116 @@ fn run_test(bus: &mut TracingBus, test: &Value) -> Vec<(String, String, String)>
         }
     }
     diffs
+}
+
+/// The test's port activity: (port, value, "r" or "w").
+fn ports_of(test: &Value) -> Vec<(u16, u8, String)> {
+    test.get("ports")
+        .and_then(Value::as_array)
+        .map(|ps| {
+            ps.iter()
+                .map(|p| {
+                    (
+                        p[0].as_u64().unwrap() as u16,
+                        p[1].as_u64().unwrap() as u8,
+                        p[2].as_str().unwrap().to_string(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The registers, memory, ports, bus cycles and T-states after the step, against the test's.
+fn compare(
+    cpu: &Cpu,
+    bus: &TracingBus,
+    test: &Value,
+    ports: &[(u16, u8, String)],
+    diffs: &mut Vec<(String, String, String)>,
+) {
+    let fin = &test["final"];
+    for key in FIELDS {
+        let (want, got) = (u(fin, key), get_field(cpu, key));
+        if want != got {
+            diffs.push((key.to_string(), format!("{want:#X}"), format!("{got:#X}")));
+        }
+    }
+    for (a, v) in pairs(fin, "ram") {
+        let got = bus.mem[a as usize];
+        if got != v {
+            diffs.push((
+                format!("ram[{a:04X}]"),
+                format!("{v:02X}"),
+                format!("{got:02X}"),
+            ));
+        }
+    }
+
+    // Port activity, in order.
+    let got_ports: Vec<(u16, u8, String)> = bus
+        .events
+        .iter()
+        .filter_map(|e| match e.kind {
+            Kind::PortIn => Some((e.addr, e.data, "r".to_string())),
+            Kind::PortOut => Some((e.addr, e.data, "w".to_string())),
+            _ => None,
+        })
+        .collect();
+    if got_ports != ports {
+        diffs.push((
+            "ports".into(),
+            format!("{ports:X?}"),
+            format!("{got_ports:X?}"),
+        ));
+    }
+
+    // Bus activity: the active T-states, and the instruction's length.
+    let cycles = test["cycles"].as_array().expect("cycles");
+    let want_active: Vec<Active> = cycles
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c[2].as_str() != Some("----"))
+        .map(|(i, c)| {
+            (
+                i,
+                c[0].as_u64().unwrap() as u16,
+                c[1].as_u64().map(|d| d as u8),
+                c[2].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let got_active: Vec<Active> = bus
+        .events
+        .iter()
+        .map(|e| {
+            let (dt, pins, data) = match e.kind {
+                Kind::FetchRead => (1, "r-m-", None),
+                Kind::Read => (1, "r-m-", None),
+                Kind::Write => (1, "-wm-", Some(e.data)),
+                Kind::PortIn => (2, "r--i", None),
+                Kind::PortOut => (2, "-w-i", Some(e.data)),
+                Kind::IntAck => (0, "int-ack", Some(e.data)), // never expected here
+            };
+            (e.start_t as usize + dt, e.addr, data, pins.to_string())
+        })
+        .collect();
+    if let Some(k) = (0..want_active.len().max(got_active.len()))
+        .find(|&k| want_active.get(k) != got_active.get(k))
+    {
+        diffs.push((
+            format!("bus cycle #{k}"),
+            fmt_active(want_active.get(k)),
+            fmt_active(got_active.get(k)),
+        ));
+    }
+    if cpu.t != cycles.len() as u64 {
+        diffs.push((
+            "T-states".into(),
+            cycles.len().to_string(),
+            cpu.t.to_string(),
+        ));
+    }
 }
 
 fn run_file(bus: &mut TracingBus, path: &std::path::Path) -> (usize, Vec<Failure>) {

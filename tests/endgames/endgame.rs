@@ -8,9 +8,9 @@
 //!   are 0 outside king-and-pawn endings and once RACE has found a certain win.
 //! - Best-reply-first changes no move and no score, only the nodes, and saves them at level 2.
 
-use z80chess::firmware::eval::{Evaluation, ENDGAME_TERMS};
 use crate::common::terms;
 use terms::{engine, engine_with, term, Row};
+use z80chess::firmware::eval::{Evaluation, ENDGAME_TERMS};
 
 /// (term, its weights, level, the default block's move, FEN, what the move shows).
 /// The positions were drawn at random among king-and-pawn endings and kept when the term alone

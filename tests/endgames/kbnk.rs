@@ -20,13 +20,13 @@ use kbnk_play::{drawn, men_of, randoms, starts, Sim};
 
 use crate::common::paged_call;
 use paged_call::{sym, Got, PagedCall};
-use std::sync::{Mutex, OnceLock};
+use std::sync::Mutex;
 use z80chess::firmware::{Build, Engine};
 use z80chess::luscher::kbnk::{self, eval, Kbnk, Verdict, Weights};
 use z80chess::luscher::kbnk_fit::{legal, norm};
 use z80chess::luscher::kbnk_tables::{tri_index, Tables};
 use z80chess::tablebase::men::{BLACK, WHITE};
-use z80chess::tablebase::{Metric, Store, Val};
+use z80chess::tablebase::{Store, Val};
 
 fn store() -> &'static Mutex<Store> {
     kbnk_play::kbnk_store()

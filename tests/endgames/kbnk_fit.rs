@@ -38,7 +38,9 @@ fn dense() -> &'static Dense {
     static D: OnceLock<Dense> = OnceLock::new();
     D.get_or_init(|| {
         // The table is built once, behind the store's lock, for every test of the binary.
-        let _built = kbnk_play::kbnk_store().lock().unwrap_or_else(|e| e.into_inner());
+        let _built = kbnk_play::kbnk_store()
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
         Dense::load(&kbnk_play::kbnk_tables_dir()).unwrap()
     })
 }

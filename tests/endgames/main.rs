@@ -14,5 +14,5 @@ mod kbnk_fit;
 mod kpkbase;
 mod luscher;
 mod luscher_z80;
-mod tablebase;
 mod race;
+mod tablebase;

@@ -9,14 +9,14 @@
 #[path = "../common/mod.rs"]
 mod common;
 
-mod firmware;
-mod perft;
-mod xchng;
-mod search;
-mod searchmoves;
-mod ingame;
-mod signature;
-mod measure;
 mod draws;
 mod fen_fuzz;
+mod firmware;
+mod ingame;
+mod measure;
+mod perft;
 mod pgn_fuzz;
+mod search;
+mod searchmoves;
+mod signature;
+mod xchng;

@@ -8,10 +8,7 @@
 use shakmaty::{fen::Fen, CastlingMode, Chess, Position};
 use z80chess::firmware::{Build, Engine, FwMove};
 
-const EPD: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/tests/data/chess/perft.epd"
-);
+const EPD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/chess/perft.epd");
 
 struct Case {
     line: usize,

@@ -12,10 +12,7 @@ use z80chess::firmware::{
 };
 use z80chess::profile::bench::POSITIONS;
 
-const PERFT: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/tests/data/chess/perft.epd"
-);
+const PERFT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/chess/perft.epd");
 
 /// The perft suite's positions that have a legal move (130 FENs, a wide spread of
 /// promotions, castling, en passant and crowded boards), then the bench positions.

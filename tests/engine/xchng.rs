@@ -734,6 +734,27 @@ impl Table {
     }
 }
 
+/// An en passant capture's chain: XCHNG sees an empty square, the textbook the pawn taken
+/// beside it.
+fn en_passant_chain(z80_cp: i32, textbook_cp: i32) -> Chain {
+    let mut c = Chain::default();
+    c.push(
+        "Z80 XCHNG (empty square)",
+        z80_cp,
+        None,
+        false,
+        String::new(),
+    );
+    c.push(
+        "textbook, the pawn taken beside the square",
+        textbook_cp.max(0),
+        Some(Class::EnPassant),
+        true,
+        String::new(),
+    );
+    c
+}
+
 #[test]
 fn see_tsv_report() {
     let rows = see_rows();
@@ -784,22 +805,7 @@ fn see_tsv_report() {
                 e.set_position(&pos).unwrap();
                 let z = z80_exchange(&mut e, to).unwrap();
                 let mut chain = if m.is_en_passant() {
-                    let mut c = Chain::default();
-                    c.push(
-                        "Z80 XCHNG (empty square)",
-                        z.residue as i32 * unit,
-                        None,
-                        false,
-                        String::new(),
-                    );
-                    c.push(
-                        "textbook, the pawn taken beside the square",
-                        see::see_move(&pos, &m, true).max(0),
-                        Some(Class::EnPassant),
-                        true,
-                        String::new(),
-                    );
-                    c
+                    en_passant_chain(z.residue as i32 * unit, see::see_move(&pos, &m, true))
                 } else {
                     square_chain(pos.board(), to, build, &z.atklst, z.residue).unwrap()
                 };
@@ -862,12 +868,18 @@ fn see_tsv_report() {
             });
         }
     }
-    println!("see.tsv ({} rows)", rows.len());
-    for n in &notes {
+    print_report(rows.len(), &notes, &tables);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The see.tsv report: the rows left out, then each build's table for each mapping.
+fn print_report(rows: usize, notes: &[String], tables: &[((Build, &str), Table)]) {
+    println!("see.tsv ({rows} rows)");
+    for n in notes {
         println!("  {n}");
     }
     println!("  SEE.071: compared with oracle_cp (-800), not expected_cp (0): see the data README");
-    for ((build, mapping), t) in &tables {
+    for ((build, mapping), t) in tables {
         let title = match *mapping {
             "before" => format!(
                 "{build}, before the capture: residue x {} cp vs max(0, SEE)",
@@ -880,7 +892,6 @@ fn see_tsv_report() {
         };
         println!("{}", t.report(&title));
     }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 fn table<'a>(

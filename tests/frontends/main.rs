@@ -7,14 +7,14 @@
 #[path = "../common/mod.rs"]
 mod common;
 
-mod uci;
-mod uci_hardening;
-mod uci_xboard;
-mod serve_json;
+mod clients;
+mod matchplay;
 mod play_game;
 mod play_text;
 mod play_tui;
 mod protocol_fuzz;
-mod clients;
+mod serve_json;
 mod time;
-mod matchplay;
+mod uci;
+mod uci_hardening;
+mod uci_xboard;

@@ -4,9 +4,9 @@
 //!   plays the move that carries the term's idea; with only that term's weights at 0 it does not.
 //! - `eval` shows each term with the sign the source gives, on hand-made positions.
 
-use z80chess::firmware::eval::Evaluation;
 use crate::common::terms;
 use terms::{engine, term, Row};
+use z80chess::firmware::eval::Evaluation;
 use z80chess::firmware::params::ParamFile;
 use z80chess::firmware::{parse_fen, sargon, Build, Engine};
 
@@ -299,366 +299,368 @@ fn eval(fen: &str) -> Evaluation {
     engine(fen, &["P_LUS"]).eval().unwrap()
 }
 
+/// Each term alone: (FEN, term, value in White's view with the default block).
+const TERM_CASES: &[(&str, &str, i32)] = &[
+    // White: doubled and isolated d-pawns on an open file (d3 is also passed: no black pawn).
+    ("4k3/8/8/8/8/3P4/3P4/4K3 w - - 0 30", "pawns: doubled", -40),
+    (
+        "4k3/8/8/8/8/3P4/3P4/4K3 w - - 0 30",
+        "pawns: isolated, open file",
+        -96,
+    ),
+    ("4k3/8/8/8/8/3P4/3P4/4K3 w - - 0 30", "pawns: passed", 24),
+    // Black's d4 pawn isolated with White's d3 in front; White's c2 backward, open.
+    (
+        "4k3/8/8/8/3p4/3P4/2P5/4K3 w - - 0 30",
+        "pawns: isolated, closed file",
+        24,
+    ),
+    (
+        "4k3/8/8/8/3p4/3P4/2P5/4K3 w - - 0 30",
+        "pawns: backward, open file",
+        -40,
+    ),
+    // The ram d3/d4 counts against the engine's side (White to move).
+    (
+        "4k3/8/8/8/3p4/3P4/2P5/4K3 w - - 0 30",
+        "pawns: rams (engine's side)",
+        -16,
+    ),
+    (
+        "4k3/8/8/8/3p4/3P4/2P5/4K3 b - - 0 30",
+        "pawns: rams (engine's side)",
+        16,
+    ),
+    // White's d-pawn unmoved (its e-pawn gone), Black has none on d7/e7.
+    (
+        "4k3/8/8/8/8/2P1P3/3P4/4K3 w - - 0 30",
+        "pawns: one centre unmoved",
+        -24,
+    ),
+    // The initial position: all symmetric but eight pawns for the side to move.
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 2",
+        "pawns: eight (engine's side)",
+        -32,
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 2",
+        "pawns: eight (engine's side)",
+        32,
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 2",
+        "pawns: both centre unmoved",
+        0,
+    ),
+    (
+        "rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 2",
+        "pawns: both centre unmoved",
+        -64,
+    ),
+    (
+        "rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 2",
+        "pawns: one centre unmoved",
+        24,
+    ),
+    // Rooks: open file, 7th rank.
+    ("6k1/1R6/8/8/8/8/5PPP/6K1 w - - 0 30", "rooks: 7th rank", 64),
+    (
+        "6k1/1R6/8/8/8/8/5PPP/6K1 w - - 0 30",
+        "rooks: open file",
+        48,
+    ),
+    (
+        "6k1/5ppp/8/8/8/8/1p3PPP/1R4K1 w - - 0 30",
+        "rooks: half-open file",
+        24,
+    ),
+    // The bishop pair.
+    (
+        "4k3/p7/8/8/8/8/7P/2B1KB2 w - - 0 30",
+        "bishops: the pair",
+        96,
+    ),
+    (
+        "2b1kb2/p7/8/8/8/8/7P/4K3 w - - 0 30",
+        "bishops: the pair",
+        -96,
+    ),
+    // A knight on d5 that no black pawn can attack.
+    (
+        "r5k1/pp3ppp/8/3N4/8/8/PPP2PPP/R5K1 w - - 0 20",
+        "knights: outposts",
+        64,
+    ),
+    // Middlegame kings: White's g-pawn gone with Black's on g6 (enemy pawn only), Black's
+    // g-file half-open for White.
+    (
+        "rnbq1rk1/ppppppbp/6p1/8/8/8/PPPPPP1P/RNBQ1RK1 w - - 0 10",
+        "king: zone file, enemy pawn only",
+        -40,
+    ),
+    (
+        "rnbq1rk1/ppppppbp/6p1/8/8/8/PPPPPP1P/RNBQ1RK1 w - - 0 10",
+        "king: zone file half-open",
+        24,
+    ),
+    // White's f-file open in front of its king on g1 (Black's king on c8: its zone a-d).
+    (
+        "2kr1bnr/pppqp1pp/2n1b3/8/8/8/PPPPP1PP/RNBQ1RK1 w - - 0 10",
+        "king: open zone file",
+        -64,
+    ),
+    (
+        "rnbq1rk1/pppppppp/8/8/8/8/PPPPPPPP/RNBQ2K1 w - - 0 10",
+        "king: steps from b1/g1",
+        0,
+    ),
+    (
+        "rnbq1rk1/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1K2 w - - 0 10",
+        "king: steps from b1/g1",
+        -16,
+    ),
+    // Endgame kings: White's on e4 is central, Black's on h8 is not.
+    (
+        "7k/8/8/8/4K3/8/8/8 w - - 0 50",
+        "king: endgame, from centre",
+        6 * 12,
+    ),
+    // Castling rights lost with the king at home (a FEN says it through its rights):
+    // White's king's rook, White's queen's rook, Black's king's rook.
+    (
+        "r3k2r/pppq1ppp/8/8/8/8/PPPQ1PPP/R3K2R w Qkq - 0 20",
+        "castling: king's rook moved",
+        -20,
+    ),
+    (
+        "r3k2r/pppq1ppp/8/8/8/8/PPPQ1PPP/R3K2R w Kkq - 0 20",
+        "castling: queen's rook moved",
+        -12,
+    ),
+    (
+        "r3k2r/pppq1ppp/8/8/8/8/PPPQ1PPP/R3K2R w KQq - 0 20",
+        "castling: king's rook moved",
+        20,
+    ),
+    // ... and none once the enemy's pieces are down to the phase switch (a rook).
+    (
+        "r3k2r/pppp1ppp/8/8/8/8/PPPQ1PPP/R3K2R w Qkq - 0 20",
+        "castling: queen's rook moved",
+        0,
+    ),
+    // White's dark-squared bishop with two pawns on dark squares; Black's light-squared
+    // one with two on light squares.
+    (
+        "4k3/8/8/8/8/2P1P3/8/2B1K3 w - - 0 30",
+        "bishops: own pawns on their colour",
+        -8,
+    ),
+    (
+        "2b1k3/8/2p1p3/8/8/8/8/4K3 w - - 0 30",
+        "bishops: own pawns on their colour",
+        8,
+    ),
+    // A knight and a queen in the corner: 6 steps from the centre each; on d4, none.
+    (
+        "4k3/8/8/8/8/8/8/N3K3 w - - 0 30",
+        "knights: steps from centre",
+        -12,
+    ),
+    (
+        "4k3/8/8/8/3N4/8/8/4K3 w - - 0 30",
+        "knights: steps from centre",
+        0,
+    ),
+    (
+        "4k3/8/8/8/8/8/8/Q3K3 w - - 0 30",
+        "queen: steps from centre",
+        -24,
+    ),
+    // Rooks behind their passed a-pawns.
+    (
+        "4k3/8/8/8/8/8/P7/R3K3 w - - 0 30",
+        "rooks: behind a passed pawn",
+        32,
+    ),
+    (
+        "r3k3/p7/8/8/8/8/8/4K3 w - - 0 30",
+        "rooks: behind a passed pawn",
+        -32,
+    ),
+    // Tropism: a knight on e6, 4 steps from g8 (8 - 4 = 4, times 4); a rook on f3, 6 steps
+    // (2, times 2); Black's queen on d2, 4 steps from g1 (4, times 4, against White); a
+    // knight 8 steps away counts nothing. (The rook has pawns beside it: KRK is scored by
+    // the Lüscher module alone.)
+    ("6k1/8/4N3/8/8/8/8/K7 w - - 0 30", "knights: tropism", 16),
+    ("6k1/p7/8/8/8/5R2/7P/K7 w - - 0 30", "rooks: tropism", 4),
+    ("4k3/8/8/8/8/8/3q4/6K1 w - - 0 30", "queen: tropism", -16),
+    ("6k1/8/8/8/8/8/8/K1N5 w - - 0 30", "knights: tropism", 0),
+    // Luft: White's king on g1 with h2 free but attacked by the bishop on b8 has none
+    // (Black's pieces over the phase switch); without the bishop (and with a knight, to
+    // stay over it), h2 is its luft. Black's king, trapped by its own pawns, is in the
+    // endgame phase (White has a rook only): nothing. In the Italian with h3 played, only
+    // Black's king has no luft.
+    (
+        "1b1q1rk1/5ppp/8/8/8/7P/5PP1/R5K1 w - - 0 30",
+        "king: no luft",
+        -16,
+    ),
+    (
+        "1n1q1rk1/5ppp/8/8/8/7P/5PP1/R5K1 w - - 0 30",
+        "king: no luft",
+        0,
+    ),
+    (
+        "r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N1P/PPP2PP1/RNBQ1RK1 w - - 0 7",
+        "king: no luft",
+        16,
+    ),
+    // Outside passed pawns: White's a-pawn, 5 files from Black's kingside pawns; against
+    // Black's passed d-pawn (2 files from White's f-pawn) White's is farther out; both
+    // sides' rook pawns 7 files apart: neither; Black's a-pawn alone: Black's.
+    (
+        "4k3/5ppp/8/8/8/8/P4PPP/4K3 w - - 0 40",
+        "pawns: outside passed",
+        40,
+    ),
+    (
+        "4k3/5ppp/8/8/3p4/8/P4PPP/4K3 w - - 0 40",
+        "pawns: outside passed",
+        40,
+    ),
+    (
+        "4k3/7p/8/8/8/8/P7/4K3 w - - 0 40",
+        "pawns: outside passed",
+        0,
+    ),
+    (
+        "4k3/p4ppp/8/8/8/8/5PPP/4K3 w - - 0 40",
+        "pawns: outside passed",
+        -40,
+    ),
+    // Bishops of opposite colours (e2 light, e7 dark), White a pawn up: the knowledge sum
+    // (+20: a passed but isolated d-pawn, a bad bishop) is halved. Same-coloured bishops
+    // (f7), or two pawns up: nothing.
+    (
+        "4k3/pp2b3/8/3P4/8/8/PP2B3/4K3 w - - 0 40",
+        "bishops: opposite colours",
+        -10,
+    ),
+    (
+        "4k3/pp3b2/8/3P4/8/8/PP2B3/4K3 w - - 0 40",
+        "bishops: opposite colours",
+        0,
+    ),
+    (
+        "4k3/p3b3/8/3P4/8/8/PP2B3/4K3 w - - 0 40",
+        "bishops: opposite colours",
+        0,
+    ),
+    // A rook with no horizontal mobility: Ra2 guarding b2 (the seed's example); on a1 with
+    // b1 free it moves; next to an enemy man it can take; Black's Ra8 beside its knight.
+    (
+        "4k3/8/8/8/8/8/RP6/4K3 w - - 0 40",
+        "rooks: no horizontal mobility",
+        -16,
+    ),
+    (
+        "4k3/8/8/8/8/8/1P6/R3K3 w - - 0 40",
+        "rooks: no horizontal mobility",
+        0,
+    ),
+    (
+        "4k3/8/8/8/8/8/Rp6/4K3 w - - 0 40",
+        "rooks: no horizontal mobility",
+        0,
+    ),
+    (
+        "rn2k3/8/8/8/8/8/8/4K3 w - - 0 40",
+        "rooks: no horizontal mobility",
+        16,
+    ),
+    // Artificially isolated: e5 three ranks beyond d2 and f2 counts as an isolated pawn
+    // (open: no black pawn in front); on e4 it does not; Black's e4 beyond d7 and f7.
+    (
+        "4k3/8/8/4P3/8/8/3P1P2/4K3 w - - 0 30",
+        "pawns: isolated, open file",
+        -48,
+    ),
+    (
+        "4k3/8/8/8/4P3/8/3P1P2/4K3 w - - 0 30",
+        "pawns: isolated, open file",
+        0,
+    ),
+    (
+        "4k3/3p1p2/8/8/4p3/8/8/4K3 w - - 0 30",
+        "pawns: isolated, open file",
+        48,
+    ),
+    // Holes: after g2-g3 with no e-pawn, f3 and h3 can never be defended by a pawn (g3
+    // holds its own pawn); with the pawns home, none; Black's ...g6 with e7 at home
+    // leaves h6 alone.
+    (
+        "r2q1rk1/ppp2ppp/2n5/3p4/3P4/2N3P1/PPP2P1P/R2Q1RK1 w - - 0 20",
+        "king: holes in the shelter",
+        -16,
+    ),
+    (
+        "r2q1rk1/ppp2ppp/2n5/3p4/3P4/2N5/PPP2PPP/R2Q1RK1 w - - 0 20",
+        "king: holes in the shelter",
+        0,
+    ),
+    (
+        "r2q1rk1/ppp1pp1p/2n3p1/3p4/3P4/2N5/PPP1PPPP/R2Q1RK1 w - - 0 20",
+        "king: holes in the shelter",
+        8,
+    ),
+    // Open diagonals: Bc1 sees b2 a3 and d2 .. h6 forward (7 squares, 3 each); a knight
+    // on d2 does not close the diagonal (Black's h-pawn keeps KBNK's own evaluation
+    // away), pawns on b2 and d2 do; Black's Bc8 the same.
+    (
+        "4k3/8/8/8/8/8/8/2B1K3 w - - 0 40",
+        "bishops: open diagonal squares",
+        21,
+    ),
+    (
+        "4k3/7p/8/8/8/8/3N4/2B1K3 w - - 0 40",
+        "bishops: open diagonal squares",
+        21,
+    ),
+    (
+        "4k3/8/8/8/8/8/1P1P4/2B1K3 w - - 0 40",
+        "bishops: open diagonal squares",
+        0,
+    ),
+    (
+        "2b1k3/8/8/8/8/8/8/4K3 w - - 0 40",
+        "bishops: open diagonal squares",
+        -21,
+    ),
+    // The queens and the kings' shelter: Black's king on g8 has no pawn on the g- or
+    // h-file (+2 files for White's queen, 13 each); White's king is sheltered (0 for
+    // Black's queen); mirrored, -26; with White's queen alone against Black's king (White's
+    // pieces 9, not over P_KPHASE = 13) that king is in its endgame: 0.
+    (
+        "r2q2k1/5p2/8/8/8/8/5PPP/R2Q2K1 w - - 0 20",
+        "queen: enemy king's zone files without its pawns",
+        26,
+    ),
+    (
+        "r2q2k1/5ppp/8/8/8/8/5P2/R2Q2K1 w - - 0 20",
+        "queen: enemy king's zone files without its pawns",
+        -26,
+    ),
+    (
+        "6k1/5p2/8/8/8/8/5PPP/3Q2K1 w - - 0 40",
+        "queen: enemy king's zone files without its pawns",
+        0,
+    ),
+];
+
 #[test]
 fn eval_shows_each_term_with_its_sign() {
-    // (FEN, term, value in White's view with the default block)
-    let cases: &[(&str, &str, i32)] = &[
-        // White: doubled and isolated d-pawns on an open file (d3 is also passed: no black pawn).
-        ("4k3/8/8/8/8/3P4/3P4/4K3 w - - 0 30", "pawns: doubled", -40),
-        (
-            "4k3/8/8/8/8/3P4/3P4/4K3 w - - 0 30",
-            "pawns: isolated, open file",
-            -96,
-        ),
-        ("4k3/8/8/8/8/3P4/3P4/4K3 w - - 0 30", "pawns: passed", 24),
-        // Black's d4 pawn isolated with White's d3 in front; White's c2 backward, open.
-        (
-            "4k3/8/8/8/3p4/3P4/2P5/4K3 w - - 0 30",
-            "pawns: isolated, closed file",
-            24,
-        ),
-        (
-            "4k3/8/8/8/3p4/3P4/2P5/4K3 w - - 0 30",
-            "pawns: backward, open file",
-            -40,
-        ),
-        // The ram d3/d4 counts against the engine's side (White to move).
-        (
-            "4k3/8/8/8/3p4/3P4/2P5/4K3 w - - 0 30",
-            "pawns: rams (engine's side)",
-            -16,
-        ),
-        (
-            "4k3/8/8/8/3p4/3P4/2P5/4K3 b - - 0 30",
-            "pawns: rams (engine's side)",
-            16,
-        ),
-        // White's d-pawn unmoved (its e-pawn gone), Black has none on d7/e7.
-        (
-            "4k3/8/8/8/8/2P1P3/3P4/4K3 w - - 0 30",
-            "pawns: one centre unmoved",
-            -24,
-        ),
-        // The initial position: all symmetric but eight pawns for the side to move.
-        (
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 2",
-            "pawns: eight (engine's side)",
-            -32,
-        ),
-        (
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 2",
-            "pawns: eight (engine's side)",
-            32,
-        ),
-        (
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 2",
-            "pawns: both centre unmoved",
-            0,
-        ),
-        (
-            "rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 2",
-            "pawns: both centre unmoved",
-            -64,
-        ),
-        (
-            "rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 2",
-            "pawns: one centre unmoved",
-            24,
-        ),
-        // Rooks: open file, 7th rank.
-        ("6k1/1R6/8/8/8/8/5PPP/6K1 w - - 0 30", "rooks: 7th rank", 64),
-        (
-            "6k1/1R6/8/8/8/8/5PPP/6K1 w - - 0 30",
-            "rooks: open file",
-            48,
-        ),
-        (
-            "6k1/5ppp/8/8/8/8/1p3PPP/1R4K1 w - - 0 30",
-            "rooks: half-open file",
-            24,
-        ),
-        // The bishop pair.
-        (
-            "4k3/p7/8/8/8/8/7P/2B1KB2 w - - 0 30",
-            "bishops: the pair",
-            96,
-        ),
-        (
-            "2b1kb2/p7/8/8/8/8/7P/4K3 w - - 0 30",
-            "bishops: the pair",
-            -96,
-        ),
-        // A knight on d5 that no black pawn can attack.
-        (
-            "r5k1/pp3ppp/8/3N4/8/8/PPP2PPP/R5K1 w - - 0 20",
-            "knights: outposts",
-            64,
-        ),
-        // Middlegame kings: White's g-pawn gone with Black's on g6 (enemy pawn only), Black's
-        // g-file half-open for White.
-        (
-            "rnbq1rk1/ppppppbp/6p1/8/8/8/PPPPPP1P/RNBQ1RK1 w - - 0 10",
-            "king: zone file, enemy pawn only",
-            -40,
-        ),
-        (
-            "rnbq1rk1/ppppppbp/6p1/8/8/8/PPPPPP1P/RNBQ1RK1 w - - 0 10",
-            "king: zone file half-open",
-            24,
-        ),
-        // White's f-file open in front of its king on g1 (Black's king on c8: its zone a-d).
-        (
-            "2kr1bnr/pppqp1pp/2n1b3/8/8/8/PPPPP1PP/RNBQ1RK1 w - - 0 10",
-            "king: open zone file",
-            -64,
-        ),
-        (
-            "rnbq1rk1/pppppppp/8/8/8/8/PPPPPPPP/RNBQ2K1 w - - 0 10",
-            "king: steps from b1/g1",
-            0,
-        ),
-        (
-            "rnbq1rk1/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1K2 w - - 0 10",
-            "king: steps from b1/g1",
-            -16,
-        ),
-        // Endgame kings: White's on e4 is central, Black's on h8 is not.
-        (
-            "7k/8/8/8/4K3/8/8/8 w - - 0 50",
-            "king: endgame, from centre",
-            6 * 12,
-        ),
-        // Castling rights lost with the king at home (a FEN says it through its rights):
-        // White's king's rook, White's queen's rook, Black's king's rook.
-        (
-            "r3k2r/pppq1ppp/8/8/8/8/PPPQ1PPP/R3K2R w Qkq - 0 20",
-            "castling: king's rook moved",
-            -20,
-        ),
-        (
-            "r3k2r/pppq1ppp/8/8/8/8/PPPQ1PPP/R3K2R w Kkq - 0 20",
-            "castling: queen's rook moved",
-            -12,
-        ),
-        (
-            "r3k2r/pppq1ppp/8/8/8/8/PPPQ1PPP/R3K2R w KQq - 0 20",
-            "castling: king's rook moved",
-            20,
-        ),
-        // ... and none once the enemy's pieces are down to the phase switch (a rook).
-        (
-            "r3k2r/pppp1ppp/8/8/8/8/PPPQ1PPP/R3K2R w Qkq - 0 20",
-            "castling: queen's rook moved",
-            0,
-        ),
-        // White's dark-squared bishop with two pawns on dark squares; Black's light-squared
-        // one with two on light squares.
-        (
-            "4k3/8/8/8/8/2P1P3/8/2B1K3 w - - 0 30",
-            "bishops: own pawns on their colour",
-            -8,
-        ),
-        (
-            "2b1k3/8/2p1p3/8/8/8/8/4K3 w - - 0 30",
-            "bishops: own pawns on their colour",
-            8,
-        ),
-        // A knight and a queen in the corner: 6 steps from the centre each; on d4, none.
-        (
-            "4k3/8/8/8/8/8/8/N3K3 w - - 0 30",
-            "knights: steps from centre",
-            -12,
-        ),
-        (
-            "4k3/8/8/8/3N4/8/8/4K3 w - - 0 30",
-            "knights: steps from centre",
-            0,
-        ),
-        (
-            "4k3/8/8/8/8/8/8/Q3K3 w - - 0 30",
-            "queen: steps from centre",
-            -24,
-        ),
-        // Rooks behind their passed a-pawns.
-        (
-            "4k3/8/8/8/8/8/P7/R3K3 w - - 0 30",
-            "rooks: behind a passed pawn",
-            32,
-        ),
-        (
-            "r3k3/p7/8/8/8/8/8/4K3 w - - 0 30",
-            "rooks: behind a passed pawn",
-            -32,
-        ),
-        // Tropism: a knight on e6, 4 steps from g8 (8 - 4 = 4, times 4); a rook on f3, 6 steps
-        // (2, times 2); Black's queen on d2, 4 steps from g1 (4, times 4, against White); a
-        // knight 8 steps away counts nothing. (The rook has pawns beside it: KRK is scored by
-        // the Lüscher module alone.)
-        ("6k1/8/4N3/8/8/8/8/K7 w - - 0 30", "knights: tropism", 16),
-        ("6k1/p7/8/8/8/5R2/7P/K7 w - - 0 30", "rooks: tropism", 4),
-        ("4k3/8/8/8/8/8/3q4/6K1 w - - 0 30", "queen: tropism", -16),
-        ("6k1/8/8/8/8/8/8/K1N5 w - - 0 30", "knights: tropism", 0),
-        // Luft: White's king on g1 with h2 free but attacked by the bishop on b8 has none
-        // (Black's pieces over the phase switch); without the bishop (and with a knight, to
-        // stay over it), h2 is its luft. Black's king, trapped by its own pawns, is in the
-        // endgame phase (White has a rook only): nothing. In the Italian with h3 played, only
-        // Black's king has no luft.
-        (
-            "1b1q1rk1/5ppp/8/8/8/7P/5PP1/R5K1 w - - 0 30",
-            "king: no luft",
-            -16,
-        ),
-        (
-            "1n1q1rk1/5ppp/8/8/8/7P/5PP1/R5K1 w - - 0 30",
-            "king: no luft",
-            0,
-        ),
-        (
-            "r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N1P/PPP2PP1/RNBQ1RK1 w - - 0 7",
-            "king: no luft",
-            16,
-        ),
-        // Outside passed pawns: White's a-pawn, 5 files from Black's kingside pawns; against
-        // Black's passed d-pawn (2 files from White's f-pawn) White's is farther out; both
-        // sides' rook pawns 7 files apart: neither; Black's a-pawn alone: Black's.
-        (
-            "4k3/5ppp/8/8/8/8/P4PPP/4K3 w - - 0 40",
-            "pawns: outside passed",
-            40,
-        ),
-        (
-            "4k3/5ppp/8/8/3p4/8/P4PPP/4K3 w - - 0 40",
-            "pawns: outside passed",
-            40,
-        ),
-        (
-            "4k3/7p/8/8/8/8/P7/4K3 w - - 0 40",
-            "pawns: outside passed",
-            0,
-        ),
-        (
-            "4k3/p4ppp/8/8/8/8/5PPP/4K3 w - - 0 40",
-            "pawns: outside passed",
-            -40,
-        ),
-        // Bishops of opposite colours (e2 light, e7 dark), White a pawn up: the knowledge sum
-        // (+20: a passed but isolated d-pawn, a bad bishop) is halved. Same-coloured bishops
-        // (f7), or two pawns up: nothing.
-        (
-            "4k3/pp2b3/8/3P4/8/8/PP2B3/4K3 w - - 0 40",
-            "bishops: opposite colours",
-            -10,
-        ),
-        (
-            "4k3/pp3b2/8/3P4/8/8/PP2B3/4K3 w - - 0 40",
-            "bishops: opposite colours",
-            0,
-        ),
-        (
-            "4k3/p3b3/8/3P4/8/8/PP2B3/4K3 w - - 0 40",
-            "bishops: opposite colours",
-            0,
-        ),
-        // A rook with no horizontal mobility: Ra2 guarding b2 (the seed's example); on a1 with
-        // b1 free it moves; next to an enemy man it can take; Black's Ra8 beside its knight.
-        (
-            "4k3/8/8/8/8/8/RP6/4K3 w - - 0 40",
-            "rooks: no horizontal mobility",
-            -16,
-        ),
-        (
-            "4k3/8/8/8/8/8/1P6/R3K3 w - - 0 40",
-            "rooks: no horizontal mobility",
-            0,
-        ),
-        (
-            "4k3/8/8/8/8/8/Rp6/4K3 w - - 0 40",
-            "rooks: no horizontal mobility",
-            0,
-        ),
-        (
-            "rn2k3/8/8/8/8/8/8/4K3 w - - 0 40",
-            "rooks: no horizontal mobility",
-            16,
-        ),
-        // Artificially isolated: e5 three ranks beyond d2 and f2 counts as an isolated pawn
-        // (open: no black pawn in front); on e4 it does not; Black's e4 beyond d7 and f7.
-        (
-            "4k3/8/8/4P3/8/8/3P1P2/4K3 w - - 0 30",
-            "pawns: isolated, open file",
-            -48,
-        ),
-        (
-            "4k3/8/8/8/4P3/8/3P1P2/4K3 w - - 0 30",
-            "pawns: isolated, open file",
-            0,
-        ),
-        (
-            "4k3/3p1p2/8/8/4p3/8/8/4K3 w - - 0 30",
-            "pawns: isolated, open file",
-            48,
-        ),
-        // Holes: after g2-g3 with no e-pawn, f3 and h3 can never be defended by a pawn (g3
-        // holds its own pawn); with the pawns home, none; Black's ...g6 with e7 at home
-        // leaves h6 alone.
-        (
-            "r2q1rk1/ppp2ppp/2n5/3p4/3P4/2N3P1/PPP2P1P/R2Q1RK1 w - - 0 20",
-            "king: holes in the shelter",
-            -16,
-        ),
-        (
-            "r2q1rk1/ppp2ppp/2n5/3p4/3P4/2N5/PPP2PPP/R2Q1RK1 w - - 0 20",
-            "king: holes in the shelter",
-            0,
-        ),
-        (
-            "r2q1rk1/ppp1pp1p/2n3p1/3p4/3P4/2N5/PPP1PPPP/R2Q1RK1 w - - 0 20",
-            "king: holes in the shelter",
-            8,
-        ),
-        // Open diagonals: Bc1 sees b2 a3 and d2 .. h6 forward (7 squares, 3 each); a knight
-        // on d2 does not close the diagonal (Black's h-pawn keeps KBNK's own evaluation
-        // away), pawns on b2 and d2 do; Black's Bc8 the same.
-        (
-            "4k3/8/8/8/8/8/8/2B1K3 w - - 0 40",
-            "bishops: open diagonal squares",
-            21,
-        ),
-        (
-            "4k3/7p/8/8/8/8/3N4/2B1K3 w - - 0 40",
-            "bishops: open diagonal squares",
-            21,
-        ),
-        (
-            "4k3/8/8/8/8/8/1P1P4/2B1K3 w - - 0 40",
-            "bishops: open diagonal squares",
-            0,
-        ),
-        (
-            "2b1k3/8/8/8/8/8/8/4K3 w - - 0 40",
-            "bishops: open diagonal squares",
-            -21,
-        ),
-        // The queens and the kings' shelter: Black's king on g8 has no pawn on the g- or
-        // h-file (+2 files for White's queen, 13 each); White's king is sheltered (0 for
-        // Black's queen); mirrored, -26; with White's queen alone against Black's king (White's
-        // pieces 9, not over P_KPHASE = 13) that king is in its endgame: 0.
-        (
-            "r2q2k1/5p2/8/8/8/8/5PPP/R2Q2K1 w - - 0 20",
-            "queen: enemy king's zone files without its pawns",
-            26,
-        ),
-        (
-            "r2q2k1/5ppp/8/8/8/8/5P2/R2Q2K1 w - - 0 20",
-            "queen: enemy king's zone files without its pawns",
-            -26,
-        ),
-        (
-            "6k1/5p2/8/8/8/8/5PPP/3Q2K1 w - - 0 40",
-            "queen: enemy king's zone files without its pawns",
-            0,
-        ),
-    ];
+    let cases = TERM_CASES;
     let mut bad = Vec::new();
     for &(fen, name, want) in cases {
         let e = eval(fen);

@@ -9,6 +9,7 @@
 mod common;
 
 mod ceval;
+mod full;
 mod knowledge;
 mod lazy;
 mod ordering;
@@ -16,4 +17,3 @@ mod pawn_hash;
 mod pv;
 mod quies;
 mod search_craft;
-mod full;

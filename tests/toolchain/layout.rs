@@ -71,16 +71,24 @@ fn every_file_of_a_group_is_one_of_its_modules() {
             let known = dir.join(format!("{m}.rs")).is_file()
                 || dir.join(m).join("mod.rs").is_file()
                 || m == "common"
-                || Path::new("benches/support").join(format!("{m}.rs")).is_file();
+                || Path::new("benches/support")
+                    .join(format!("{m}.rs"))
+                    .is_file();
             assert!(known, "tests/{g}/main.rs names `mod {m};` but no such file");
         }
     }
-    assert!(missing.is_empty(), "not named in their group's main.rs, so never compiled: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "not named in their group's main.rs, so never compiled: {missing:?}"
+    );
 }
 
 #[test]
 fn the_layout_check_sees_an_undeclared_file() {
     let mods = declared("//! doc\n#[path = \"../common/mod.rs\"]\nmod common;\nmod a;\n  mod b;\n");
-    assert_eq!(mods, ["a", "b", "common"].map(String::from).into_iter().collect());
+    assert_eq!(
+        mods,
+        ["a", "b", "common"].map(String::from).into_iter().collect()
+    );
     assert!(!mods.contains("c"));
 }

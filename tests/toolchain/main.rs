@@ -14,5 +14,5 @@ mod asm_fuzz;
 mod asm_headers;
 mod asm_peer;
 mod disasm_roundtrip;
-mod walls;
 mod layout;
+mod walls;
