@@ -1,5 +1,5 @@
 //! The period computer around the Z80: 16 KiB of ROM, 8 KiB of RAM, the host ports, a clock;
-//! and the same computer with the expansion memory of the `full` build (issue #10).
+//! and the same computer with the expansion memory of the `full` build.
 //!
 //! ```text
 //!   MemoryMap::Period (the article and 1978 builds)
@@ -10,7 +10,7 @@
 //!   MemoryMap::Expanded { pages } (the full build)
 //!   0000h-3FFFh  base ROM (writes are a fault)
 //!   4000h-5FFFh  RAM
-//!   6000h-7FFFh  expansion RAM (8 KiB, issue #35)
+//!   6000h-7FFFh  expansion RAM (8 KiB: the full build's stored parameter blocks)
 //!   8000h-BFFFh  window: the expansion ROM page selected by port 04h (0..pages-1, at most 8;
 //!                reset selects 0). A page number that is not fitted (pages..255) leaves the
 //!                window unmapped: it reads FFh. Writes are a fault (ROM).
