@@ -266,7 +266,7 @@ impl Feature {
 /// A fitted model.
 pub struct Model<'a> {
     pub c: Config,
-    /// t[stm][table][cell], plies.
+    /// `t[stm][table][cell]`, plies.
     pub t: Vec<Vec<Vec<f32>>>,
     /// The fit's progress and the tables' ranges, one line each.
     pub notes: Vec<String>,

@@ -12,7 +12,7 @@
 //!   its second rank counts from the third), one more when Y is to move. When Y has pawns, X
 //!   must also queen at least [`RACE_MARGIN`] plies before Y's fastest pawn could, counting
 //!   that pawn's moves as if its path were free, and Y's king must not stand next to the
-//!   queening square's file... (see [`runner`]).
+//!   queening square's file... (see the runner's test in `wins`).
 //! - **Key square** (Y has no pawns): X's king stands on a key square of an X pawn that is
 //!   not a rook pawn (the three squares two ranks in front for a pawn on its 2nd-4th rank;
 //!   the six squares one and two ranks in front on the 5th and 6th), and Y, to move, cannot
