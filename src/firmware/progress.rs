@@ -15,7 +15,8 @@ pub struct RootMove {
 }
 
 /// A running search's progress, read from the firmware's RAM between slices
-/// ([`Engine::progress`](super::Engine::progress)); the ROM is not asked (the period ROMs stay byte for byte).
+/// ([`Engine::progress`](super::Engine::progress)); the ROM is not asked (the period ROMs stay byte
+/// for byte).
 ///
 /// - **full**: the firmware keeps it (`asm/full/search.asm`: ROOTMV, ROOTN, ROOTP and SELDEP of
 ///   `asm/vars.asm`). `root` is the move SRCH took up last at ply 1, numbered by the firmware,

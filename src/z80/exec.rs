@@ -95,12 +95,13 @@ fn known_bytes(a: u32, f: u32) {
     unsafe { std::hint::assert_unchecked(a < 0x100 && f < 0x100) }
 }
 
-/// The PC register of [`Core`] and of the handlers' chain: PC in bits 0-15, the M1 cycles R
-/// has not counted yet from bit 28 up (R counts modulo 128: only the counter's low 7 bits are
-/// read), so an opcode fetch is one add (`1 + M1_ONE`, an immediate that fits an x86 `add`,
-/// which a counter from bit 31 up would not) and the counter needs no register of its own. Bits 16-27 take the carries of PC wrapping past FFFFh and are never read: at
-/// most one per instruction, and the batch loop clears them at each chain's start, whose
-/// [`CHAIN_T`] T-states hold at most 513 instructions, well below the 4,096 they can count.
+/// The PC register of [`Core`] and of the handlers' chain: PC in bits 0-15, the M1 cycles R has not
+/// counted yet from bit 28 up (R counts modulo 128: only the counter's low 7 bits are read), so an
+/// opcode fetch is one add (`1 + M1_ONE`, an immediate that fits an x86 `add`, which a counter from
+/// bit 31 up would not) and the counter needs no register of its own. Bits 16-27 take the carries
+/// of PC wrapping past FFFFh and are never read: at most one per instruction, and the batch loop
+/// clears them at each chain's start, whose [`CHAIN_T`] T-states hold at most 513 instructions,
+/// well below the 4,096 they can count.
 const M1_SHIFT: u32 = 28;
 /// One M1 cycle in the PC register.
 const M1_ONE: u64 = 1 << M1_SHIFT;
@@ -246,12 +247,12 @@ fn handle_second<const PAGE: u8, const N: u8, B: Bus>(
     chain(k, bus, (pcr as u16).wrapping_sub(1), len)
 }
 
-/// Q for the chained instruction whose first M1 cycle is at `t`, with F `f`: the handlers
-/// do not store Q each instruction (a store per instruction for the sake of SCF, CCF and
-/// HALT alone); one that writes F leaves the counter at its end in `cpu.q_at` (Q is then F, the only
-/// write to F after which is POP AF or EX AF,AF', which write no Q), and the first of a
-/// chain (or the instruction after a DD/FD prefix) finds Q in `cpu.q`. Only SCF, CCF and
-/// HALT read it, so the other handlers drop the loads.
+/// Q for the chained instruction whose first M1 cycle is at `t`, with F `f`: the handlers do not
+/// store Q each instruction (a store per instruction for the sake of SCF, CCF and HALT alone); one
+/// that writes F leaves the counter at its end in `cpu.q_at` (Q is then F, the only write to F
+/// after which is POP AF or EX AF,AF', which write no Q), and the first of a chain (or the
+/// instruction after a DD/FD prefix) finds Q in `cpu.q`. Only SCF, CCF and HALT read it, so the
+/// other handlers drop the loads.
 #[inline(always)]
 fn chained_q(cpu: &Cpu, t: TStates, f: u32) -> u8 {
     if t == cpu.q_from {
