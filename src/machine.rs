@@ -277,7 +277,7 @@ impl MemoryMap {
 
 /// Memory and ports as the CPU sees them. Its 64 KiB are inline, so each access is one load
 /// from the bus pointer the handlers carry, not a load of a `Box`'s pointer first (the
-/// [`Machine`] boxes the whole bus instead; #34).
+/// [`Machine`] boxes the whole bus instead).
 #[derive(Clone)]
 pub struct MachineBus {
     pub mem: [u8; 0x10000],
@@ -435,7 +435,7 @@ impl Bus for MachineBus {
         } else if self.deadline != 0 {
             // The first stop stands (`deadline` is 0 exactly when one is recorded). Stored
             // here with no call, so the handlers that write keep their registers (a call on
-            // the fault path cost them a prologue saving four to six, #34); which fault it was
+            // the fault path would cost them a prologue saving four to six); which fault it was
             // is decided by `take_stop`.
             self.stop = Some(StopReason::Fault(Fault::UnmappedWrite { addr, pc: 0 }));
             self.deadline = 0;
