@@ -14,8 +14,8 @@
 //! The fields are decoded at compile time, not run time: `by_opcode!` matches the opcode
 //! against its 256 values and calls the (always inlined) decoder with a literal in each arm,
 //! so each arm is only its own instruction's code and each page (unprefixed, DD, FD, CB, ED)
-//! costs one jump through a table. Decoding the fields at run time took two or three
-//! data-dependent jumps per instruction and ran the emulator benchmark about 1.3x slower.
+//! costs one jump through a table. Decoding the fields at run time takes two or three
+//! data-dependent jumps per instruction (measured about 1.3x slower on the emulator bench).
 //!
 //! Two paths run the same instructions with the same bus cycles: [`Cpu::step`] runs one
 //! instruction (or accepts an interrupt) through `Core::dispatch`, and [`Cpu::run`] runs the
@@ -377,12 +377,12 @@ impl Cpu {
     /// ends in `jmp *(table,op,8)`), so there is no call, return or argument shuffle per
     /// instruction and each handler's dispatch jump is predicted apart. Each handler is
     /// register-allocated alone, so no spill choice over 256 opcodes puts PC in a stack slot.
-    /// The rest of the register file lives in the `Cpu` behind the pointer (the pairs read
-    /// and written as one 16-bit access each, see [`Cpu::hl`]); Q is not stored per
+    /// The rest of the register file lives in the `Cpu` behind the pointer (each register
+    /// pair read and written as one 16-bit access, see [`Cpu`]); Q is not stored per
     /// instruction but found from the counter ([`chained_q`]).
     ///
-    /// The stops are two compares against memory: the counter against `self.end` and against
-    /// the bus's deadline. This loop sets `self.end` to the limit or the end of a chain of
+    /// The stops are two compares: the counter against `self.end` and against the bus's
+    /// deadline. This loop sets `self.end` to the limit or the end of a chain of
     /// [`CHAIN_T`] T-states, whichever is first, and continues a chain that ended for that
     /// reason alone (so the stack stays bounded if the tail calls are not made jumps); HALT,
     /// EI and LD A,I/R lower it to 0, since their latches matter only when the batch ends.
