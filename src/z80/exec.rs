@@ -722,7 +722,7 @@ impl<'a> Core<'a> {
             _ => self.iy = v,
         }
     }
-    /// r[z] for z != 6: B C D E H L - A, with H/L read through the prefix.
+    /// `r[z]` for z != 6: B C D E H L - A, with H/L read through the prefix.
     #[inline(always)]
     fn reg8<const I: u8>(&self, r: u8) -> u8 {
         match r {
@@ -753,7 +753,7 @@ impl<'a> Core<'a> {
             _ => self.a = v,
         }
     }
-    /// rp[p]: BC DE HL SP.
+    /// `rp[p]`: BC DE HL SP.
     #[inline(always)]
     fn rp<const I: u8>(&self, p: u8) -> u16 {
         match p {
@@ -1376,7 +1376,7 @@ impl<'a> Core<'a> {
     }
 
     /// DD CB d op / FD CB d op: d and op are plain memory reads (R counts two M1s).
-    /// Every form works on (IX+d); forms with z != 6 also copy the result into r[z]
+    /// Every form works on (IX+d); forms with z != 6 also copy the result into `r[z]`
     /// (the real H and L, not IXH/IXL).
     #[inline(always)]
     fn exec_xycb<const I: u8, B: Bus>(&mut self, bus: &mut B) {
