@@ -8,10 +8,10 @@
 ; pawn is about 8.5 units); mate = MATE - plies to the mate (search.asm).
 ;
 ; A block is 256 bytes (PBLKSZ); offsets 00h-7Fh hold the weights and flags
-; of issues #10-#15, 80h on the search's second flags byte and the weights
-; that come after it (#35, #36). The active block PRM is C000h-C0FFh in
+; of the frame, knowledge, search craft and endings, 80h on the second flags
+; byte and the weights after it. The active block PRM is C000h-C0FFh in
 ; expansion RAM; the three stored blocks are in the full machine's RAM at
-; 6000h-7FFFh (issue #35's step 0: the block outgrew C000h-C1FFh):
+; 6000h-7FFFh (256-byte blocks outgrew C000h-C1FFh):
 ;   PRMBLK+000h  block 0: default      PRMBLK+100h  block 1: after 1.e4
 ;   PRMBLK+200h  block 2: after 1.d4
 ; At reset all three get the ROM's defaults (DEFPRM), and the d4 block its
@@ -31,12 +31,12 @@
 ;                         and 50-move draws scored by ply (draw.asm), bit 3
 ;                         deep think after a fail low (time.asm), bit 4
 ;                         capture extension in pawn endings, bit 5
-;                         best-reply-first at ply 2 (endgame.asm, #14),
-;                         bit 6 the pawn-structure hash (pawnhash.asm, #11:
+;                         best-reply-first at ply 2 (endgame.asm),
+;                         bit 6 the pawn-structure hash (pawnhash.asm:
 ;                         the same trees in fewer T-states), bit 7
 ;                         artificially isolated pawns counted as isolated
-;                         (knowledge.asm KAISO, #11)
-;   01h  P_QPCP   sb  0   #11, queen-pawn openings (knowledge.asm KQPO): a
+;                         (knowledge.asm KAISO)
+;   01h  P_QPCP   sb  0   queen-pawn openings (knowledge.asm KQPO): a
 ;                         middlegame side's c-pawn still on its 2nd or 3rd
 ;                         rank (the seed's "strives to play c4"); -48 in
 ;                         the d4 block (DEFD4), 0 in the others
@@ -55,17 +55,17 @@
 ;   1Ah  P_DVKMV  w  -64  development: a king moved without castling
 ;   1Ch  P_DVMAJ  w  -64  development: a rook or queen moved early
 ;   1Eh  P_DVMNO  b  7    ... "early" = before this move number
-;   1Fh  P_QPKN   sb  0   #11, queen-pawn openings: the engine's knight on
+;   1Fh  P_QPKN   sb  0   queen-pawn openings: the engine's knight on
 ;                         c3 (c6) in front of its c-pawn on c2 (c7), in the
 ;                         middlegame (the seed's development routine); -32
 ;                         in the d4 block (DEFD4), 0 in the others
 ;   20h  P_BCCLMP w  192  board control plus development change clamped
-;   22h  P_DRAWW  w  25   #12: the draw window: a draw at ply n scores
+;   22h  P_DRAWW  w  25   the draw window: a draw at ply n scores
 ;                         min(n, this) for the engine, and scores positive
 ;                         for the engine move up by this (the seed's 100 of
 ;                         its 1,000 a pawn)
 ;
-;   issue #11, Cray Blitz's knowledge (knowledge.asm), in three runs of
+;   Cray Blitz's knowledge (knowledge.asm), in three runs of
 ;   words (24h-3Eh, 40h-66h, 7Dh). Each word multiplies a count in White's
 ;   view (White's features minus Black's) unless said otherwise:
 ;   24h  P_KMOVE  w  -32  the king moved without castling (enemy pieces over
@@ -120,7 +120,7 @@
 ;                         moving all pieces once"); counted against the
 ;                         engine's side only
 ;
-;   issue #14, king-and-pawn endings (kpend.asm, endgame.asm), scored only
+;   king-and-pawn endings (kpend.asm, endgame.asm), scored only
 ;   when nothing but kings and pawns is left:
 ;   6Ah  P_RACE   w  1536 a race or K+P(s) v K won for certain (Cray Blitz's
 ;                         "more than a rook, less than a queen"); 0 = off
@@ -138,32 +138,32 @@
 ;   75h  P_EGENO  sb  17  an own pawn next to the king
 ;   76h  P_EGCEN  sb  9   the king on the centre 16 squares
 ;   77h  P_EGRIP  sb  3   the engine's king's ripple, per (8 - d) * material
-;   78h  P_RPDRW  b   1   #11: K+RP v K with the defending king in the pawn's
+;   78h  P_RPDRW  b   1   K+RP v K with the defending king in the pawn's
 ;                         way scored as a draw (kpend.asm RPDRAW); 0 = off
-;   79h  P_LUS    b   1   #15: Lüscher's generated evaluation scores KRK,
+;   79h  P_LUS    b   1   Lüscher's generated evaluation scores KRK,
 ;                         KBBK (bishops on both colours) and KBNK
 ;                         (luscher.asm); 0 = off
-;   7Ah  P_FRONT  b   1   #14: K+P v K with the bare king on the pawn's file
+;   7Ah  P_FRONT  b   1   K+P v K with the bare king on the pawn's file
 ;                         one or two squares in front of it scored as a draw
 ;                         (kpend.asm FRDRAW); 0 = off
-;   7Bh  P_WBDRW  b   1   #11: K+RP+wrong bishop v K, the bare king by the
+;   7Bh  P_WBDRW  b   1   K+RP+wrong bishop v K, the bare king by the
 ;                         queening square, scored as a draw (WBDRAW); 0 = off
-;   7Ch  P_OPPB   b   4   #11: bishops of opposite colours (one each, no other
+;   7Ch  P_OPPB   b   4   bishops of opposite colours (one each, no other
 ;                         pieces, neither side two pawns ahead): the
 ;                         knowledge terms' sum reduced by this / 8 (0 = off)
-;   7Dh  P_BDIAG  w   3   #11: open diagonals: per bishop, each square of its
+;   7Dh  P_BDIAG  w   3   open diagonals: per bishop, each square of its
 ;                         two forward diagonals up to a pawn or the edge (a
 ;                         word, the knowledge sum's third run)
-;   7Fh  P_QKS    sb  13  #11: the queen's worth and the enemy king's safety
+;   7Fh  P_QKS    sb  13  the queen's worth and the enemy king's safety
 ;                         (knowledge.asm KQKS): per queen, each file of the
 ;                         enemy king's zone without a pawn of the king's
 ;                         side, while that king is in its middlegame
 ;
-;   issue #35's step 0: the grown block, from 80h
+;   the grown block, from 80h
 ;   80h  P_FLAGS2 b   0Fh a second byte of switches: bit 0 F2_KPKBB the
-;                         KPK bitbase (#36), bits 1-3 on since #35's 200
-;                         games at 40/7200 (tests/full/before35.params
-;                         turns them off: the full of before #35), bit 1
+;                         KPK bitbase, bits 1-3 on since they scored 70% in
+;                         200 games at 40/7200 (tests/full/before35.params
+;                         turns them off: the full build before them), bit 1
 ;                         F2_ORDER cheap interior ordering (the table move,
 ;                         MVV/LVA captures, killers, history: no POINTS per
 ;                         move), bit 2 F2_QUIES a quiescence search below the
@@ -172,22 +172,22 @@
 ;                         is outside the window by more than the rest can
 ;                         add), bit 4 F2_CEVAL the cheap stage of a quiescence
 ;                         node's score (full/ceval.asm), bits 5-7 reserved
-;   81h  P_CEMN   b   48  #35: the cheap stage (full/ceval.asm, F2_CEVAL): a
+;   81h  P_CEMN   b   48  the cheap stage (full/ceval.asm, F2_CEVAL): a
 ;                         quiescence node's material this many 1/16 pawn
 ;                         above beta stands pat without POINTS; 0 = never
-;   82h  P_CEMC   b   48  #35: ... this many below alpha is taken as alpha
+;   82h  P_CEMC   b   48  ... this many below alpha is taken as alpha
 ;                         without POINTS; 0 = never
-;   83h-87h  free: the weights of #35 (add each at PRMUSED, give it a
+;   83h-87h  free: the search's weights (add each at PRMUSED, give it a
 ;            default in DEFPRM and a line in src/firmware/params/table.rs)
-;   88h  P_QDEP   b   4   #35 step 2: the quiescence search's plies at most
+;   88h  P_QDEP   b   4   the quiescence search's plies at most
 ;                         (full/quies.asm, F2_QUIES); 0 = the static score
-;   89h  P_QDELT  b   32  #35 step 2: delta pruning's margin in 1/16 pawn: a
+;   89h  P_QDELT  b   32  delta pruning's margin in 1/16 pawn: a
 ;                         capture that cannot lift the static score above
 ;                         the best so far by this much is not searched; 0 =
 ;                         no delta pruning
-;   8Ah-9Fh  free: #35's
+;   8Ah-9Fh  free: the search's
 ;
-;   issue #36 item 2: the KBNK mating procedure (full/kbnk.asm), from A0h
+;   the KBNK mating procedure (full/kbnk.asm), from A0h
 ;   A0h  P_KBNK   b   3   4 as 3, an iterating search capped at
 ;                         P_KBDEP plies (A6h); 3 scores KBNK by the fitted
 ;                         tables, a position that repeats one of the path
@@ -206,9 +206,9 @@
 ;   A6h  P_KBDEP  b   4   P_KBNK = 4: an iterating (timed) search that
 ;                         evaluates a KBNK position stops after this many
 ;                         plies (0: no cap; full/kbnk.asm KBDRW)
-;   A7h-AFh  the KBNK procedure's later weights
+;   A7h-AFh  free: the KBNK procedure's weights
 ;
-;   issue #36 item 3: the KBBK mating procedure (full/kbbk.asm), from B0h
+;   the KBBK mating procedure (full/kbbk.asm), from B0h
 ;   B0h  P_KBBK   b   2   1 scores KBBK (bishops on both colours) by the
 ;                         mating procedure (page 7) instead of Lüscher's
 ;                         module; 2 the same with the bare king to move, the
@@ -261,7 +261,7 @@ P_LUFT   EQU    PRM+38h
 P_OUTP   EQU    PRM+3Ah
 P_RHORZ  EQU    PRM+3Ch
 P_HOLE   EQU    PRM+3Eh
-; issue #11: the knowledge weights (knowledge.asm), consecutive words
+; Cray Blitz's knowledge: the weights (knowledge.asm), consecutive words
 P_DOUBL  EQU    PRM+40h
 P_ISOOP  EQU    PRM+42h
 P_ISOCL  EQU    PRM+44h
@@ -284,7 +284,7 @@ P_KSQ    EQU    PRM+64h
 P_KCENT  EQU    PRM+66h
 P_KPHASE EQU    PRM+68h
 P_DVTWC  EQU    PRM+69h
-; issue #14: pawn endings
+; king-and-pawn endings
 P_RACE   EQU    PRM+6Ah
 P_EGAPP  EQU    PRM+6Ch         ; End-Game's weights, consecutive signed bytes
 P_EGEDG  EQU    PRM+6Dh
@@ -305,13 +305,13 @@ P_WBDRW  EQU    PRM+7Bh
 P_OPPB   EQU    PRM+7Ch
 P_BDIAG  EQU    PRM+7Dh
 P_QKS    EQU    PRM+7Fh
-; issue #35's step 0: the second flags byte (bits: F2_ names below)
+; the grown block: the second flags byte (bits: F2_ names below)
 P_FLAGS2 EQU    PRM+80h
-P_CEMN   EQU    PRM+81h         ; #35: the cheap stage's stand-pat margin, 1/16 pawn
-P_CEMC   EQU    PRM+82h         ; #35: the cheap stage's cut-off margin, 1/16 pawn
-P_QDEP   EQU    PRM+88h         ; #35 step 2: quiescence plies at most (quies.asm)
-P_QDELT  EQU    PRM+89h         ; #35 step 2: delta pruning's margin, 1/16 pawn
-; issue #36 item 2: the KBNK mating procedure
+P_CEMN   EQU    PRM+81h         ; the cheap stage's stand-pat margin, 1/16 pawn
+P_CEMC   EQU    PRM+82h         ; the cheap stage's cut-off margin, 1/16 pawn
+P_QDEP   EQU    PRM+88h         ; quiescence plies at most (quies.asm)
+P_QDELT  EQU    PRM+89h         ; delta pruning's margin, 1/16 pawn
+; the KBNK mating procedure
 P_KBNK   EQU    PRM+0A0h
 P_KBGR   EQU    PRM+0A1h
 P_KBKD   EQU    PRM+0A2h
@@ -319,7 +319,7 @@ P_KBND   EQU    PRM+0A3h
 P_KBFL   EQU    PRM+0A4h
 P_KBUNC  EQU    PRM+0A5h
 P_KBDEP  EQU    PRM+0A6h
-; issue #36 item 3: the KBBK mating procedure
+; the KBBK mating procedure
 P_KBBK   EQU    PRM+0B0h
 P_BBGR   EQU    PRM+0B1h
 P_BBKD   EQU    PRM+0B2h
@@ -330,36 +330,36 @@ PRMUSED  EQU    0B6h            ; bytes of the block in use (SELPRM copies them)
         ASSERT  PRMUSED <= PBLKSZ, "the parameters outgrew the block"
 
 ; P_FLAGS2's bits (masks)
-F2_KPKBB EQU    01h             ; #36: the KPK bitbase scores K+P v K
-F2_ORDER EQU    02h             ; #35: cheap interior ordering (no POINTS per move)
-F2_QUIES EQU    04h             ; #35: a quiescence search below the nominal depth
-F2_LAZY  EQU    08h             ; #35: lazy evaluation (POINTS' early exit)
-F2_CEVAL EQU    10h             ; #35: the cheap stage of a quiescence node's score
-F2_RSVD  EQU    0E0h            ; #35: reserved for the later search craft
+F2_KPKBB EQU    01h             ; the KPK bitbase scores K+P v K
+F2_ORDER EQU    02h             ; cheap interior ordering (no POINTS per move)
+F2_QUIES EQU    04h             ; a quiescence search below the nominal depth
+F2_LAZY  EQU    08h             ; lazy evaluation (POINTS' early exit)
+F2_CEVAL EQU    10h             ; the cheap stage of a quiescence node's score
+F2_RSVD  EQU    0E0h            ; reserved
 
 EBADPRM EQU     10h             ; 'W'/'V': block or range outside the blocks
 
 ; The defaults live in expansion ROM page 0 (read through the window at
-; reset): the first tenant of the plug-in module the later issues fill.
+; reset): the first tenant of the plug-in module's pages.
         PAGE    0
         ORG     8000h
-DEFPRM: DB      0FCh            ; P_FLAGS: bits 2, 3 (#12), 4, 5 (#14), 6, 7 (#11)
-        DB      0               ; P_QPCP (#11; the d4 block's in DEFD4)
+DEFPRM: DB      0FCh            ; P_FLAGS: bits 2-7 on (the layout above)
+        DB      0               ; P_QPCP (the d4 block's in DEFD4)
         DW      256,768,768,1280,2304   ; P_PAWN .. P_QUEEN
         DW      256,192         ; P_XLOST, P_XWON
         DW      3840,3840       ; P_MCLAMP, P_SCLAMP
         DW      32              ; P_BCSQ
         DW      -64,192,-64,-64 ; P_DVMIN, P_DVCAS, P_DVKMV, P_DVMAJ
         DB      7               ; P_DVMNO
-        DB      0               ; P_QPKN (#11; the d4 block's in DEFD4)
+        DB      0               ; P_QPKN (the d4 block's in DEFD4)
         DW      192             ; P_BCCLMP
         DW      25              ; P_DRAWW
-        DW      -32,-20,-12     ; P_KMOVE, P_KRMOV, P_QRMOV (#11)
+        DW      -32,-20,-12     ; P_KMOVE, P_KRMOV, P_QRMOV
         DW      -4,-2,-4,32     ; P_BBAD, P_NCEN, P_QCEN, P_RBEH
         DW      4,2,4           ; P_NTROP, P_RTROP, P_QTROP
         DW      -16,40          ; P_LUFT, P_OUTP
         DW      -16,-8          ; P_RHORZ, P_HOLE
-        ; issue #11: the knowledge weights, from offset 40h
+        ; Cray Blitz's knowledge: the weights, from offset 40h
         DS      40h-($-DEFPRM)
         DW      -40,-48,-24,-40,-24     ; P_DOUBL .. P_BKWCL
         DW      24                      ; P_PASS
@@ -368,34 +368,34 @@ DEFPRM: DB      0FCh            ; P_FLAGS: bits 2, 3 (#12), 4, 5 (#14), 6, 7 (#1
         DW      96,64                   ; P_BPAIR, P_OUTPO
         DW      -64,-40,-24,-16,-12     ; P_KOPEN .. P_KCENT
         DB      13                      ; P_KPHASE
-        DB      -24                     ; P_DVTWC (#11)
-        ; issue #14: pawn endings, from offset 6Ah
+        DB      -24                     ; P_DVTWC
+        ; king-and-pawn endings, from offset 6Ah
         DW      1536                    ; P_RACE
         DB      -77,-26,3,-51           ; P_EGAPP .. P_EGDBL
         DB      77,26,26                ; P_EGFRE, P_EGCH1, P_EGCH2
         DB      26,51,17,9,3            ; P_EGOPP .. P_EGRIP
-        DB      1                       ; P_RPDRW (#11)
-        DB      1                       ; P_LUS (#15)
-        DB      1                       ; P_FRONT (#14)
-        DB      1                       ; P_WBDRW (#11)
-        DB      4                       ; P_OPPB (#11)
-        DW      3                       ; P_BDIAG (#11)
-        DB      13                      ; P_QKS (#11)
-        ; issue #35's step 0: the grown block, from offset 80h
-        DB      F2_KPKBB+F2_ORDER+F2_QUIES+F2_LAZY ; P_FLAGS2: the KPK bitbase (#36), #35's
+        DB      1                       ; P_RPDRW
+        DB      1                       ; P_LUS
+        DB      1                       ; P_FRONT
+        DB      1                       ; P_WBDRW
+        DB      4                       ; P_OPPB
+        DW      3                       ; P_BDIAG
+        DB      13                      ; P_QKS
+        ; the grown block, from offset 80h
+        DB      F2_KPKBB+F2_ORDER+F2_QUIES+F2_LAZY ; P_FLAGS2: the KPK bitbase, the search's
                                         ; ordering, quiescence and lazy evaluation on
-        DB      48,48                   ; P_CEMN, P_CEMC (#35: 3 pawns each)
-        DS      88h-($-DEFPRM)          ; 83h-87h: #35's
-        DB      4                       ; P_QDEP (#35 step 2)
-        DB      32                      ; P_QDELT (#35 step 2: 2 pawns)
-        DS      0A0h-($-DEFPRM)         ; 8Ah-9Fh: #35's
-        ; issue #36 item 2: the KBNK mating procedure, from offset A0h
+        DB      48,48                   ; P_CEMN, P_CEMC (3 pawns each)
+        DS      88h-($-DEFPRM)          ; 83h-87h: free
+        DB      4                       ; P_QDEP
+        DB      32                      ; P_QDELT (2 pawns)
+        DS      0A0h-($-DEFPRM)         ; 8Ah-9Fh: free
+        ; the KBNK mating procedure, from offset A0h
         DB      3                       ; P_KBNK: the fitted tables, leaf draws (4: the depth cap, see asm/README.md)
         DB      8,24,8,8                ; P_KBGR, P_KBKD, P_KBND, P_KBFL
         DB      8                       ; P_KBUNC
         DB      4                       ; P_KBDEP
         DS      0B0h-($-DEFPRM)         ; A7h-AFh: the KBNK procedure's
-        ; issue #36 item 3: the KBBK mating procedure, from offset B0h
+        ; the KBBK mating procedure, from offset B0h
         DB      2                       ; P_KBBK (the bare king to move: see asm/README.md)
         DB      8,24,16,4               ; P_BBGR, P_BBKD, P_BBFL, P_BBAR
         DB      8                       ; P_BBUNC

@@ -1,5 +1,5 @@
 //! The period computer around the Z80: 16 KiB of ROM, 8 KiB of RAM, the host ports, a clock;
-//! and the same computer with the expansion memory of the `full` build (issue #10).
+//! and the same computer with the expansion memory of the `full` build.
 //!
 //! ```text
 //!   MemoryMap::Period (the article and 1978 builds)
@@ -10,7 +10,7 @@
 //!   MemoryMap::Expanded { pages } (the full build)
 //!   0000h-3FFFh  base ROM (writes are a fault)
 //!   4000h-5FFFh  RAM
-//!   6000h-7FFFh  expansion RAM (8 KiB, issue #35)
+//!   6000h-7FFFh  expansion RAM (8 KiB: the full build's stored parameter blocks)
 //!   8000h-BFFFh  window: the expansion ROM page selected by port 04h (0..pages-1, at most 8;
 //!                reset selects 0). A page number that is not fitted (pages..255) leaves the
 //!                window unmapped: it reads FFh. Writes are a fault (ROM).
@@ -277,7 +277,7 @@ impl MemoryMap {
 
 /// Memory and ports as the CPU sees them. Its 64 KiB are inline, so each access is one load
 /// from the bus pointer the handlers carry, not a load of a `Box`'s pointer first (the
-/// [`Machine`] boxes the whole bus instead; #34).
+/// [`Machine`] boxes the whole bus instead).
 #[derive(Clone)]
 pub struct MachineBus {
     pub mem: [u8; 0x10000],
@@ -435,7 +435,7 @@ impl Bus for MachineBus {
         } else if self.deadline != 0 {
             // The first stop stands (`deadline` is 0 exactly when one is recorded). Stored
             // here with no call, so the handlers that write keep their registers (a call on
-            // the fault path cost them a prologue saving four to six, #34); which fault it was
+            // the fault path would cost them a prologue saving four to six); which fault it was
             // is decided by `take_stop`.
             self.stop = Some(StopReason::Fault(Fault::UnmappedWrite { addr, pc: 0 }));
             self.deadline = 0;

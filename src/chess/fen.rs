@@ -110,7 +110,7 @@ mod fen_tests {
     use super::*;
 
     #[test]
-    fn the_malformed_fens_of_issue_32_are_refused_with_the_field_named() {
+    fn malformed_fens_are_refused_with_the_field_named() {
         for (fen, field) in [
             ("4k3/8/8/8/8/8/8/4K3/ w - - 0 1", "board field"),
             ("4k3/8/8/44/8/8/8/4K3 w - - 0 1", "board field"),

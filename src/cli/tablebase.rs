@@ -76,7 +76,7 @@ pub enum TbCommand {
         common: Common,
     },
     /// The KPK bitbase for the full build's ROM (a bit per position, the pawn's side to
-    /// move), from the KPK table, written as generated assembly (issue #36).
+    /// move), from the KPK table, written as generated assembly.
     KpkBitbase {
         #[command(flatten)]
         common: Common,

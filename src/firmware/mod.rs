@@ -34,7 +34,8 @@ pub enum Build {
     /// The published 1978 program's choices.
     B1978,
     /// The article's program with 16-bit scores and scoring parameter blocks, on a machine
-    /// with expansion memory: the frame of the later knowledge and search issues.
+    /// with expansion memory: Cray Blitz's knowledge and search craft, king-and-pawn endings,
+    /// the search's quiescence and lazy evaluation, and Lüscher's endgame module.
     Full,
 }
 

@@ -32,25 +32,26 @@ use thiserror::Error;
 pub use super::protocol::CMD_PREAD;
 /// 'W' block offset n bytes..: write a stored block.
 pub use super::protocol::CMD_PWRITE;
-/// The size of one block (`PBLKSZ`): 256 bytes since issue #35's step 0 (offsets 00h-7Fh the
-/// weights of #10-#15, 80h `P_FLAGS2`, the rest free for the weights of #35 and #36).
+/// The size of one block (`PBLKSZ`): 256 bytes (offsets 00h-7Fh the weights of the frame, the
+/// knowledge, the search craft and the endings, 80h `P_FLAGS2`, the rest the weights of the
+/// later search and of the KBNK and KBBK mating procedures, and free bytes).
 pub const BLOCK_SIZE: u16 = 0x100;
 /// The most bytes one 'V' or 'W' command moves (its count is a byte).
 const CHUNK: u16 = 0x80;
 
 /// `P_FLAGS2`'s bits (`asm/params.asm`, the `F2_` masks; a test keeps them in step).
 pub mod flags2 {
-    /// The KPK bitbase (#36).
+    /// The KPK bitbase.
     pub const KPKBB: u8 = 0x01;
-    /// Cheap interior ordering: no evaluation per move (#35).
+    /// Cheap interior ordering: no evaluation per move.
     pub const ORDER: u8 = 0x02;
-    /// A quiescence search below the nominal depth (#35).
+    /// A quiescence search below the nominal depth.
     pub const QUIES: u8 = 0x04;
-    /// Lazy evaluation: POINTS' early exit (#35).
+    /// Lazy evaluation: POINTS' early exit.
     pub const LAZY: u8 = 0x08;
-    /// The cheap stage of a quiescence node's score: material against the window (#35).
+    /// The cheap stage of a quiescence node's score: material against the window.
     pub const CEVAL: u8 = 0x10;
-    /// Reserved for #35's later search craft.
+    /// Reserved.
     pub const RESERVED: u8 = 0xE0;
     /// Every bit with its `F2_` symbol.
     pub const ALL: [(&str, u8); 6] = [
@@ -134,7 +135,7 @@ pub fn def(name: &str) -> Option<&'static ParamDef> {
 }
 
 /// Other names a parameter answers to (in parameter files and `setoption`), each stored under
-/// its `P_` name: the issues' own names for the switches.
+/// its `P_` name: plain names for the switches (`LUSCHER` for Lüscher's module).
 pub const ALIASES: &[(&str, &str)] = &[("LUSCHER", "P_LUS")];
 
 /// What is wrong with a parameter file, or with loading it.

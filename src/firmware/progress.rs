@@ -10,12 +10,13 @@ pub struct RootMove {
     /// Its place, 1-based, among the root's moves in the order this pass searches them.
     pub number: u8,
     /// How many root moves the pass searches: the legal moves, or the full build's set of
-    /// root moves ([`Engine::restrict_root`]) when one stands.
+    /// root moves ([`Engine::restrict_root`](super::Engine::restrict_root)) when one stands.
     pub count: u8,
 }
 
 /// A running search's progress, read from the firmware's RAM between slices
-/// ([`Engine::progress`]); the ROM is not asked (the period ROMs stay byte for byte).
+/// ([`Engine::progress`](super::Engine::progress)); the ROM is not asked (the period ROMs stay byte
+/// for byte).
 ///
 /// - **full**: the firmware keeps it (`asm/full/search.asm`: ROOTMV, ROOTN, ROOTP and SELDEP of
 ///   `asm/vars.asm`). `root` is the move SRCH took up last at ply 1, numbered by the firmware,

@@ -158,8 +158,8 @@ impl Build {
             Build::B1978 => "The published 1978 program's choices",
             Build::Full => {
                 "The article's program with 16-bit scores and scoring parameter blocks, on a \
-                 machine with expansion memory: the frame of the later knowledge and search \
-                 issues"
+                 machine with expansion memory: Cray Blitz's knowledge and search craft, \
+                 king-and-pawn endings, a quiescence search and Lüscher's endgame module"
             }
         }
     }

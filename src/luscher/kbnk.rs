@@ -1,4 +1,4 @@
-//! The KBNK mating procedure (issue #36 item 2): the host model of the full build's KBNKEV
+//! The KBNK mating procedure: the host model of the full build's KBNKEV
 //! (`asm/full/kbnk.asm`, expansion ROM page 6), held to it on every KBNK position by
 //! `tests/kbnk.rs`, and to our KBNK table (no claim of a win or a draw is ever wrong).
 //!

@@ -1,4 +1,4 @@
-//! KBNK evaluations fitted to our table's distance to mate (DTM) (issue #36 item 2): the
+//! KBNK evaluations fitted to our table's distance to mate (DTM): the
 //! fitting shared by `tests/kbnk_fit.rs` (host play against perfect defence) and the
 //! generator of the full build's tables (`z80chess luscher kbnk-tables`,
 //! [`super::kbnk_tables`]).
@@ -266,7 +266,7 @@ impl Feature {
 /// A fitted model.
 pub struct Model<'a> {
     pub c: Config,
-    /// t[stm][table][cell], plies.
+    /// `t[stm][table][cell]`, plies.
     pub t: Vec<Vec<Vec<f32>>>,
     /// The fit's progress and the tables' ranges, one line each.
     pub notes: Vec<String>,

@@ -1,4 +1,4 @@
-//! The full build's KBNK tables (issue #36 item 2): [`Config::edge_triple`]'s fitted model
+//! The full build's KBNK tables: [`Config::edge_triple`]'s fitted model
 //! in the bytes the Z80 reads (`asm/full/kbnk_tables.asm`, expansion ROM page 6, written by
 //! `z80chess luscher kbnk-tables`), and the host model of the Z80's table evaluation
 //! (KBTAB and KBREP in `asm/full/kbnk.asm`, P_KBNK = 2) on those bytes ([`Tables::score`]).

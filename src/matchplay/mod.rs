@@ -72,6 +72,8 @@ pub enum MatchError {
 pub struct MatchArgs {
     /// The first engine: a build (article, 1978, full), full:PARAMSFILE, or
     /// uci:PATH[ ARGS][,Name=value...]
+    // --help text, which shows the brackets as written: not a doc link.
+    #[allow(rustdoc::broken_intra_doc_links)]
     pub a: String,
     /// The second engine, the same way.
     pub b: String,

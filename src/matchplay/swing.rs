@@ -16,7 +16,7 @@
 //! The split tells how much of a score comes from who blundered first and how much from what
 //! each side did with a lead: at level 2 `full` and `article`, which share the search and the
 //! exchange evaluator, fall behind first against `1978` about as often (94 and 91 games of
-//! 200); they differ in what they make of a lead (README, #11).
+//! 200); they differ in what they make of a lead (`benches/README.md`, "The full build's strength").
 
 use super::elo::Tally;
 use super::game::Record;

@@ -3,7 +3,7 @@
 //! clocks (wall time and the Z80's emulated time side by side), and while the Z80 thinks: its
 //! best move so far, depth, evaluations and T-states.
 //!
-//! [`draw`] only reads the [`App`], so a test renders it on ratatui's `TestBackend`
+//! [`draw()`] only reads the [`App`], so a test renders it on ratatui's `TestBackend`
 //! ([`render_text`]). The terminal is restored on exit, on an error, on a panic (ratatui's
 //! hook) and on Ctrl-C (a key like any other in raw mode).
 

@@ -34,7 +34,7 @@
 //!   time; off: host speed), ClockHz, Ponder, the full build's parameters, and for bots
 //!   Threads (accepted: the Z80 is one CPU), Hash (accepted: the full build's table is what its
 //!   expansion RAM holds, 4 KiB), Move Overhead (used).
-//! - Bad input: [`parse`] turns a line into a [`UciCommand`] or a [`UciError`]; an error (an
+//! - Bad input: [`parse()`] turns a line into a [`UciCommand`] or a [`UciError`]; an error (an
 //!   unknown command, a line that is not UTF-8, ...) is answered with an `info string` and
 //!   the line ignored. Inside `go` an unknown token is skipped and an out-of-range number
 //!   clamped, each said; every `go` gets exactly one `bestmove`. A refused `position` leaves

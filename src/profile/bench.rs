@@ -124,7 +124,8 @@ pub fn signature_with(
 }
 
 impl Signature {
-    /// What the searches' evaluations cost, summed (issue #35's yardstick).
+    /// What the searches' evaluations cost, summed (the T-states per evaluation of
+    /// `benches/README.md`, "Period strength").
     pub fn cost(&self) -> super::evals::EvalCost {
         self.lines
             .iter()

@@ -1,4 +1,5 @@
-//! What an evaluation costs in a search: issue #35's yardstick, the search's T-states divided
+//! What an evaluation costs in a search (a period-strength yardstick, `benches/README.md`), the
+//! search's T-states divided
 //! by the POINTS calls that ran every term. Lazy exits (POINTS calls that left before the
 //! exchange analysis) and stand-pat returns (quiescence nodes that returned their static score)
 //! are counted apart, from the full build's cumulative counters `NLAZY` and `NSTPAT`

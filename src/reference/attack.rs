@@ -281,7 +281,7 @@ fn atksav(
 /// The queen flag ATKSAV files an attacker by. The 1978 listing reads it after PNCK has loaded
 /// the line's step into the same register, so while any pin is listed it is the sign of the
 /// step from the attacked square (a knight's jump too): an attacker below or left of the square
-/// goes into the queen's byte (issue #37).
+/// goes into the queen's byte, as the listing does.
 fn queen_flag(filling: Filling, pins: &[Pin], dir: i8, queen: bool) -> bool {
     match filling {
         Filling::B1978 if !pins.is_empty() => dir < 0,

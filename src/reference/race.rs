@@ -12,7 +12,7 @@
 //!   its second rank counts from the third), one more when Y is to move. When Y has pawns, X
 //!   must also queen at least [`RACE_MARGIN`] plies before Y's fastest pawn could, counting
 //!   that pawn's moves as if its path were free, and Y's king must not stand next to the
-//!   queening square's file... (see [`runner`]).
+//!   queening square's file... (see the runner's test in `wins`).
 //! - **Key square** (Y has no pawns): X's king stands on a key square of an X pawn that is
 //!   not a rook pawn (the three squares two ranks in front for a pawn on its 2nd-4th rank;
 //!   the six squares one and two ranks in front on the 5th and 6th), and Y, to move, cannot
@@ -210,7 +210,7 @@ pub fn of_chess(pos: &shakmaty::Chess) -> Option<KpPosition> {
     Some(p)
 }
 
-/// Cray Blitz's "K+RP vs K" draw (issue #11, Miscellaneous Scoring): one side has only pawns on
+/// Cray Blitz's "K+RP vs K" draw (its Miscellaneous Scoring): one side has only pawns on
 /// one rook file, the other a bare king standing in the pawns' way: next to the queening
 /// square (or on it) and beyond the most advanced pawn. Such a position is drawn, whoever is to
 /// move (tests/race.rs holds it to the KPK table).
@@ -233,7 +233,7 @@ pub fn rook_pawn_draw(p: &KpPosition) -> bool {
     false
 }
 
-/// K+P v K with the bare king in front (issue #14, the draws End-Game's two plies lose): one
+/// K+P v K with the bare king in front (the draws End-Game's two plies lose): one
 /// side has a single pawn, not on a rook file, the other a bare king on the pawn's file one
 /// square in front of it (the pawn on its 2nd to 6th rank) or two (2nd to 5th). Drawn
 /// whoever is to move and wherever the other king stands (tests/race.rs holds it to the KPK
@@ -256,7 +256,7 @@ pub fn front_draw(p: &KpPosition) -> bool {
     false
 }
 
-/// Cray Blitz's "K+RP+wrong bishop vs K" draw (issue #11, Miscellaneous Scoring): one side has
+/// Cray Blitz's "K+RP+wrong bishop vs K" draw (its Miscellaneous Scoring): one side has
 /// one bishop and pawns, all on one rook file, the other a bare king next to (or on) the
 /// queening square, beyond the most advanced pawn ([`rook_pawn_draw`] with the bishop left
 /// out), and the bishop stands on the other colour than that square, so it can never drive the

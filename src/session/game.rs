@@ -140,7 +140,7 @@ impl End {
 pub struct Game {
     pub engine: Engine,
     pub level: u8,
-    /// positions[0] is the start, the last one the current position.
+    /// `positions[0]` is the start, the last one the current position.
     positions: Vec<Chess>,
     pub plies: Vec<Ply>,
     keys: Vec<String>,

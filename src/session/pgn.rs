@@ -338,7 +338,7 @@ pub enum Saved {
     Appended { before: usize },
 }
 
-/// Write `pgn` (one game, see [`write`]) to `path`: a new file, or appended to a PGN file's
+/// Write `pgn` (one game, see [`write()`]) to `path`: a new file, or appended to a PGN file's
 /// games. A file that is not a PGN file (some game in it does not read) is never touched.
 /// The file is replaced at once (written beside it, then renamed), so it is never half
 /// written.

@@ -356,7 +356,7 @@ pub fn play_game(
             };
             return Ok(g);
         }
-        // repetitions are counted, not ended on: the bound is the 50-move rule
+        // repetitions are counted, not ended on: the bound is the 50-move rule
         *seen.entry(key(&pos)).or_insert(0) += 1;
         if plies >= 200 {
             g.passed = class == Class::Draw;

@@ -16,7 +16,7 @@
 //! 3. Whatever is left is a draw.
 //!
 //! [`verify`] then recomputes every position from its successors' values, forward, and
-//! compares: the minimax relation over the whole table (issue #13's proof).
+//! compares: the minimax relation over the whole table (the proof each table passes).
 
 use super::layout::Layout;
 use super::men::*;

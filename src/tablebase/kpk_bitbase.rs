@@ -1,4 +1,4 @@
-//! The KPK bitbase of the period's kind (issue #36): one bit per position with the pawn's
+//! The KPK bitbase of the period's kind: one bit per position with the pawn's
 //! side to move, 1 = it wins, built from our KPK table and exported as generated Z80
 //! assembly (`asm/full/kpk_bitbase.asm`, expansion ROM page 4) that `asm/full/kpkbase.asm` probes.
 //!

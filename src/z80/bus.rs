@@ -11,7 +11,12 @@
 //! | `int_ack`   | interrupt acknowledge M1     | 6 T*   | M1 IORQ                     |
 //! | `idle`      | internal cycles              | n T    | none                        |
 //!
-//! (*) the acknowledge cycle is 4 T plus two automatic wait states; see `Cpu::interrupt`.
+//! (*) the acknowledge cycle is 4 T plus two automatic wait states. The CPU runs it when it
+//! accepts an interrupt, before the next instruction of [`Cpu::step`](super::Cpu::step) or
+//! [`Cpu::run`](super::Cpu::run): a machine asserts /INT by setting
+//! [`Cpu::int_line`](super::Cpu::int_line) (or raises an NMI with
+//! [`Cpu::nmi_pending`](super::Cpu::nmi_pending)), and the byte it answers with comes from
+//! [`Bus::int_ack`].
 //!
 //! The CPU adds the cycle lengths to its own counter, so a bus that ignores `t`
 //! costs nothing for timing: every method is `#[inline]`-able and generic.

@@ -4,10 +4,10 @@
 ///
 /// `repr(C)` with each pair's low byte first (F A, C B, E D, L H): a pair is then one
 /// little-endian word in memory, so `set_hl` is one 16-bit store and `hl` one 16-bit load.
-/// With the default layout H came before L: a pair was written as two byte stores and read
+/// Were the bytes apart or H before L, a pair would be written as two byte stores and read
 /// back as one word, which the host cannot forward from the store buffer (the load waits
 /// for both stores to retire). In the batch loop every pair a handler writes is read from
-/// memory by the next one that uses it (LDIR: HL, DE and BC every iteration) (#34).
+/// memory by the next one that uses it (LDIR: HL, DE and BC every iteration).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct Cpu {
@@ -55,15 +55,18 @@ pub struct Cpu {
     /// Q as it was when the last HALT began (the CP/M frame takes its trap's HALT back with
     /// it); inside an instruction SCF/CCF get it as an argument.
     pub(crate) prev_q: u8,
-    /// M1 cycles the batch loop's handlers ran and R has not counted yet; 0 outside it.
+    /// M1 cycles a chain of the batch loop's handlers ran and R has not counted yet (the
+    /// chain carries them in its PC register and leaves them here when it ends); 0 outside
+    /// the batch loop.
     pub(crate) m1: u8,
     /// The address of the last instruction a chain of the batch loop's handlers ran; 0
     /// outside it.
     pub(crate) last: u16,
-    /// The batch loop of [`Cpu::run`] ends when the counter reaches it: the limit, lowered to
-    /// 0 by HALT, EI and LD A,I/R (whose latches matter only at the batch's end). 0 outside it.
+    /// A chain of the batch loop's handlers ends when the counter reaches it: the limit of
+    /// [`Cpu::run`] or the chain's own end, whichever is first, lowered to 0 by HALT, EI and
+    /// LD A,I/R (whose latches matter only at the batch's end). 0 outside the batch loop.
     pub(crate) end: u64,
-    /// Where the batch loop's chain keeps Q without a store per instruction (#34): the
+    /// Where the batch loop's chain keeps Q without a store per instruction: the
     /// counter at the end of the last chained instruction that wrote F (Q is then F), and
     /// the counter at the chain's first instruction (or at the instruction after a DD/FD
     /// prefix), before which Q is `q`. 0 outside the batch loop.
@@ -90,8 +93,9 @@ const PAIRS_ARE_WORDS: () = {
 /// 32-bit load (`mov 0x14(%rdi),%ecx` for SP: it may, the bytes after SP are PC, inside
 /// `*self`). In the batch loop the last instruction stored that register as 16 bits a few
 /// host instructions earlier, and a load wider than the store it overlaps cannot be forwarded
-/// from the store buffer: it waits for the store to retire. perf on zexdoc showed 58% of
-/// PUSH's samples on that load (#34). A volatile load keeps its width.
+/// from the store buffer: it waits for the store to retire (perf on zexdoc put 58% of
+/// PUSH's samples on that load; `benches/README.md`, "The emulator and the period builds").
+/// A volatile load keeps its width.
 #[inline(always)]
 pub(crate) fn load16(r: &u16) -> u16 {
     // SAFETY: a reference is valid and aligned for a read.
@@ -156,8 +160,8 @@ impl Cpu {
     /// Reads the pair whose low byte is at `lo` (a field offset in `Cpu`) as one
     /// little-endian word. LLVM does not always merge the two byte loads of
     /// `(h as u16) << 8 | l as u16` into one, and the batch loop reads HL on almost every
-    /// memory instruction: one load instead of two and a shift-or was +15–20% on the
-    /// `LD (HL),A` stream (#34).
+    /// memory instruction: one load instead of two and a shift-or measured +15–20% on the
+    /// `LD (HL),A` stream of `cargo bench --bench emulator`.
     #[inline(always)]
     fn pair(&self, lo: usize) -> u16 {
         let () = PAIRS_ARE_WORDS;

@@ -14,8 +14,15 @@
 //! The fields are decoded at compile time, not run time: `by_opcode!` matches the opcode
 //! against its 256 values and calls the (always inlined) decoder with a literal in each arm,
 //! so each arm is only its own instruction's code and each page (unprefixed, DD, FD, CB, ED)
-//! costs one jump through a table. Decoding the fields at run time took two or three
-//! data-dependent jumps per instruction and ran the emulator benchmark about 1.3x slower.
+//! costs one jump through a table. Decoding the fields at run time takes two or three
+//! data-dependent jumps per instruction (measured about 1.3x slower on the emulator bench).
+//!
+//! Two paths run the same instructions with the same bus cycles: [`Cpu::step`] runs one
+//! instruction (or accepts an interrupt) through `Core::dispatch`, and [`Cpu::run`] runs the
+//! common case (no NMI, /INT not asserted, not halted) in a batch loop of threaded handlers,
+//! one function per opcode of each page, each ending in a jump to the next instruction's
+//! (see `Cpu::batch`); the bus-equivalence tests check that the two agree on every opcode of
+//! every page.
 //!
 //! Every machine cycle goes through `Bus` with its starting T-state; internal cycles through
 //! `Bus::idle`. The T-states of each instruction are the sum of its cycles; `tests/isa.rs`
@@ -71,16 +78,16 @@ macro_rules! by_opcode {
     };
 }
 
-/// The batch loop's handlers: one function per unprefixed opcode (the prefix pages inside the
-/// handlers of CB, ED, DD and FD), called through [`Handlers::MAIN`] with the T counter, the
-/// PC register (PC and the M1 counter, see [`M1_SHIFT`]), A and F in argument registers and
-/// returning T and the PC register in two (see [`Cpu::batch`]).
+/// The batch loop's handlers: one function per opcode of each page (the unprefixed page and
+/// the CB, ED, DD and FD pages, see [`Handlers`]), called with the T counter, the PC register
+/// (PC and the M1 counter, see [`M1_SHIFT`]), A and F in argument registers and returning T
+/// and the PC register in two (see [`Cpu::batch`]).
 type Handler<B> = fn(&mut Cpu, &mut B, TStates, u64, u32, u32) -> (TStates, u64);
 
 /// Tells the compiler that a handler's A and F arguments are bytes. They are passed as
 /// `u32` (each producer converts a `u8`), and this lets a handler that leaves A or F alone
-/// pass the register on as it came: an argument of type `u8` was zero-extended again
-/// before every jump, two instructions per handler (#34).
+/// pass the register on as it came (an argument of type `u8` would be zero-extended again
+/// before every jump, two instructions per handler).
 #[inline(always)]
 fn known_bytes(a: u32, f: u32) {
     // SAFETY: every `Handler` call passes `u8` values converted to `u32` (the batch loop
@@ -88,13 +95,13 @@ fn known_bytes(a: u32, f: u32) {
     unsafe { std::hint::assert_unchecked(a < 0x100 && f < 0x100) }
 }
 
-/// The PC register of [`Core`] and of the handlers' chain: PC in bits 0-15, the M1 cycles R
-/// has not counted yet from bit 28 up (R counts modulo 128: only the counter's low 7 bits are
-/// read), so an opcode fetch is one add (`1 + M1_ONE`, an immediate that fits an x86 `add`;
-/// at bit 57 it took a 10-byte `movabs` more per handler) and the counter needs no register
-/// of its own. Bits 16-27 take the carries of PC wrapping past FFFFh and are never read: at
-/// most one per instruction, and the batch loop clears them at each chain's start, whose
-/// [`CHAIN_T`] T-states hold at most 513 instructions, well below the 4,096 they can count.
+/// The PC register of [`Core`] and of the handlers' chain: PC in bits 0-15, the M1 cycles R has not
+/// counted yet from bit 28 up (R counts modulo 128: only the counter's low 7 bits are read), so an
+/// opcode fetch is one add (`1 + M1_ONE`, an immediate that fits an x86 `add`, which a counter from
+/// bit 31 up would not) and the counter needs no register of its own. Bits 16-27 take the carries
+/// of PC wrapping past FFFFh and are never read: at most one per instruction, and the batch loop
+/// clears them at each chain's start, whose [`CHAIN_T`] T-states hold at most 513 instructions,
+/// well below the 4,096 they can count.
 const M1_SHIFT: u32 = 28;
 /// One M1 cycle in the PC register.
 const M1_ONE: u64 = 1 << M1_SHIFT;
@@ -116,9 +123,9 @@ macro_rules! handler_table {
     };
 }
 
-/// The handler tables of one bus type: the unprefixed page, and the CB and ED pages (whose
-/// prefix's handler fetches the second opcode and jumps through them, so each CB or ED
-/// instruction ends in its own dispatch jump, predicted apart).
+/// The handler tables of one bus type: the unprefixed page, and the CB, ED, DD and FD pages
+/// (whose prefix's handler fetches the second opcode and jumps through them, so each
+/// prefixed instruction ends in its own dispatch jump, predicted apart).
 struct Handlers<B>(std::marker::PhantomData<B>);
 
 impl<B: Bus> Handlers<B> {
@@ -129,17 +136,20 @@ impl<B: Bus> Handlers<B> {
     const FD: [Handler<B>; 256] = handler_table!(handle_second, B, 0xFD);
 }
 
-/// The handler of the unprefixed opcode `N` at `pc`, whose M1 cycle has been put on the bus
-/// at `t`, with `m1` the M1 cycles R has not counted yet (the fetch of `N` not among them):
-/// runs the instruction with A, F and Q loaded from `cpu` and stored back, then, unless the counter has reached `cpu.end` or the bus's deadline, fetches the
-/// next opcode and jumps to its handler (a call in tail position: LLVM makes it a jump, so
-/// each handler ends in its own indirect jump and no loop is returned to). Returns the counter
-/// and PC after the last instruction of the chain, whose address it leaves in `cpu.last`
-/// (and the M1 count in `cpu.m1`: passed in a register along the chain, not through memory,
-/// where each instruction's add waited for the last one's store).
+/// The handler of the unprefixed opcode `N`, whose M1 cycle has been put on the bus at `t`
+/// from the PC in `pcr` (the PC register, whose M1 counter does not count that fetch yet),
+/// with A and F in `a` and `f`: runs the instruction (Q as [`chained_q`] finds it), then,
+/// unless the counter has reached `cpu.end` or the bus's deadline, fetches the next opcode
+/// and jumps to its handler (a call in tail position: LLVM makes it a jump, so each handler
+/// ends in its own indirect jump and no loop is returned to); see [`chain`]. The prefixes CB,
+/// ED, DD and FD put their M1 cycle on the bus, fetch the second opcode and jump to its
+/// handler on that page ([`handle_second`]). At the chain's end returns the counter and the
+/// PC register after its last instruction, and leaves that instruction's address in
+/// `cpu.last`, the M1 count in `cpu.m1`, and A, F and Q in `cpu`.
 ///
-/// The chain is bounded by `end` (see [`Cpu::batch`]), so a build in which the tail calls
-/// stay calls still runs, with at most [`CHAIN_T`] / 4 frames on the stack.
+/// The chain is bounded by `cpu.end` (see [`Cpu::batch`]), so a build in which the tail calls
+/// stay calls still runs, with a frame per instruction (and per prefix) of a chain of at most
+/// [`CHAIN_T`] T-states.
 fn handle<const N: u8, B: Bus>(
     cpu: &mut Cpu,
     bus: &mut B,
@@ -187,8 +197,8 @@ fn handle<const N: u8, B: Bus>(
 ///
 /// It spares the chain's end a register: a handler that knows its instruction's length
 /// finds where the instruction began from the next PC when the chain ends, instead of
-/// keeping the PC it was entered with live across the instruction (#34: LD (HL),A saved and
-/// restored a callee-saved register around every instruction for want of one).
+/// keeping the PC it was entered with live across the instruction (which in handlers such as
+/// LD (HL),A's costs a callee-saved register saved and restored around every instruction).
 const fn straight_len(n: u8) -> u16 {
     match n {
         // DJNZ, JR, JR cc; RET, JP, CALL, JP (HL); the prefixes.
@@ -205,8 +215,9 @@ const fn straight_len(n: u8) -> u16 {
     }
 }
 
-/// The handler of `N` on the second page `PAGE` (CB or ED; see [`handle`]), entered with
-/// `pcr` at `N` and `t` at its M1 cycle.
+/// The handler of `N` on the second page `PAGE` (CB, ED, DD or FD; see [`handle`]), entered
+/// with `pcr` at `N` and `t` at its M1 cycle. After DD or FD, `N` runs with IX or IY for HL;
+/// a further DD or FD starts a run of prefixes, of which the last counts.
 fn handle_second<const PAGE: u8, const N: u8, B: Bus>(
     cpu: &mut Cpu,
     bus: &mut B,
@@ -236,12 +247,12 @@ fn handle_second<const PAGE: u8, const N: u8, B: Bus>(
     chain(k, bus, (pcr as u16).wrapping_sub(1), len)
 }
 
-/// Q for the chained instruction whose first M1 cycle is at `t`, with F `f`: the handlers
-/// do not store Q each instruction (a store per instruction for SCF and CCF alone, #34);
-/// one that writes F leaves the counter at its end in `cpu.q_at` (Q is then F, the only
-/// write to F after which is POP AF or EX AF,AF', which write no Q), and the first of a
-/// chain (or the instruction after a DD/FD prefix) finds Q in `cpu.q`. Only SCF, CCF and
-/// HALT read it, so the other handlers drop the loads.
+/// Q for the chained instruction whose first M1 cycle is at `t`, with F `f`: the handlers do not
+/// store Q each instruction (a store per instruction for the sake of SCF, CCF and HALT alone); one
+/// that writes F leaves the counter at its end in `cpu.q_at` (Q is then F, the only write to F
+/// after which is POP AF or EX AF,AF', which write no Q), and the first of a chain (or the
+/// instruction after a DD/FD prefix) finds Q in `cpu.q`. Only SCF, CCF and HALT read it, so the
+/// other handlers drop the loads.
 #[inline(always)]
 fn chained_q(cpu: &Cpu, t: TStates, f: u32) -> u8 {
     if t == cpu.q_from {
@@ -333,9 +344,9 @@ impl Cpu {
     ///
     /// The same instructions as repeated [`Cpu::step`], with the same bus cycles, but the
     /// common case (no NMI, /INT not asserted, not halted) runs in a batch loop
-    /// ([`Cpu::batch`]) whose only tests per instruction are the counter against the limit and
-    /// against the bus's deadline (a bus that must stop the machine lowers it, see
-    /// [`Bus::deadline`]).
+    /// (`Cpu::batch`) whose only tests per instruction are the counter against the limit (or
+    /// the end of a chain) and against the bus's deadline (a bus that must stop the machine
+    /// lowers it, see [`Bus::deadline`]).
     pub fn run<B: Bus>(&mut self, bus: &mut B, limit: TStates) -> Exit {
         let mut last = self.pc;
         loop {
@@ -358,76 +369,29 @@ impl Cpu {
     /// CPU not halted (none of which an instruction can change but HALT), below the limit.
     /// Returns the address of the last instruction it ran.
     ///
-    /// Its speed rests on which values stay in host registers from one instruction to the
-    /// next (issue #34). Only two are carried, T and PC, which each opcode's handler (a
-    /// function per unprefixed opcode, through [`Handlers::MAIN`]) takes and returns in
-    /// registers; A, F, Q and the M1 counter live in the `Cpu` behind the pointer, loaded and
-    /// stored by the handler ([`Core`]); the stops are two compares against memory, `self.end`
-    /// (lowered to 0 by HALT, EI and LD A,I/R, whose latches matter only when the batch ends)
-    /// and the bus's deadline. Each handler is register-allocated alone, so no spill choice
-    /// over 256 arms puts PC in a stack slot. Against the loop before it (a copy of the
-    /// registers in locals, one 256-way `match`), same machine, user time best of 3
-    /// alternating: kiwipete 1978 level 3 0.39 s against 0.46 s, `z80chess bench` 2.87 s
-    /// against 3.41 s; callgrind, kiwipete level 2: 411.7 M host instructions against 593.3 M.
+    /// It runs chains of threaded handlers, one function per opcode of each page
+    /// ([`handle`], [`Handlers`]). A handler takes the T counter, the PC register (PC and the
+    /// M1 counter R has not counted yet, [`M1_SHIFT`]), A and F in argument registers, runs its
+    /// instruction in a [`Core`], tests the stops, fetches the next opcode and jumps to its
+    /// handler (a call in tail position, which LLVM makes a jump: every handler of both buses
+    /// ends in `jmp *(table,op,8)`), so there is no call, return or argument shuffle per
+    /// instruction and each handler's dispatch jump is predicted apart. Each handler is
+    /// register-allocated alone, so no spill choice over 256 opcodes puts PC in a stack slot.
+    /// The rest of the register file lives in the `Cpu` behind the pointer (each register
+    /// pair read and written as one 16-bit access, see [`Cpu`]); Q is not stored per
+    /// instruction but found from the counter ([`chained_q`]).
     ///
-    /// Threaded dispatch: each handler ends by testing the stops, fetching the next opcode and
-    /// jumping to its handler (a call in tail position, which LLVM makes a jump: every handler
-    /// of both buses ends in `jmp *(table,op,8)`), so there is no call, return and argument
-    /// shuffle per instruction, and each handler's jump is predicted apart. This loop only
-    /// starts chains of at most [`CHAIN_T`] T-states (`self.end` = the limit or the chain's
-    /// end, whichever is first), so without the jumps the stack would still be bounded; a
-    /// chain that ends for that reason alone is continued. `z80chess bench` 1.94 s against
-    /// 2.86 s (user, best of 3, alternating); callgrind, kiwipete level 2: 334.2 M host
-    /// instructions against 398.3 M (the same loop calling each handler).
+    /// The stops are two compares: the counter against `self.end` and against the bus's
+    /// deadline. This loop sets `self.end` to the limit or the end of a chain of
+    /// [`CHAIN_T`] T-states, whichever is first, and continues a chain that ended for that
+    /// reason alone (so the stack stays bounded if the tail calls are not made jumps); HALT,
+    /// EI and LD A,I/R lower it to 0, since their latches matter only when the batch ends.
     ///
-    /// The M1 counter rides along the chain as the handlers' fifth argument (a register), not
-    /// in the `Cpu`: there each instruction's increment waited for the last one's store to
-    /// forward. 340.1 M host instructions against 334.2 M (a move per handler) but `bench`
-    /// 1.87 s against 2.11 s (user, best of 3, alternating). Not done, and why: a T-state
-    /// table per opcode for buses that ignore `t` (every handler already adds one constant
-    /// per path: LLVM folds the cycles' adds, e.g. JR NZ adds 12 or 7).
-    ///
-    /// Then the M1 counter moved into the top 7 bits of the PC register ([`M1_SHIFT`]: a
-    /// fetch is one add, the counter wraps out for free) and A and F took the two argument
-    /// registers that freed, as `u32` known to be bytes ([`known_bytes`]: as `u8` each
-    /// handler zero-extended both again before its jump); the CB and ED pages became handler
-    /// tables ([`Handlers::CB`], [`Handlers::ED`]); the flag tables became constants (as
-    /// statics they were read through the GOT). Against 12c6488, user time best of 3
-    /// alternating, loaded machine: `z80chess bench` 1.79 s against 1.86 s; zexdoc 3,501
-    /// against 3,118 emulated MHz (one run each, not alternated).
-    ///
-    /// What ran slower, and what the loop head's disassembly showed (callgrind cannot rank
-    /// them: a stack reload is one instruction; check with `perf record -e cpu-clock` and
-    /// `objdump -d` of the loop head):
-    /// - the old loop with every stop folded into a local `end` (1f8a4b8, 359a669): 1.29 s, PC
-    ///   through a stack slot; `end` lowered by HALT, the ports and the write fault alone:
-    ///   1.17 s (0.57 s keeping `|| halted`); the limit in the bus's deadline: 0.60 s, the bus
-    ///   pointer spilled (branches `emu-scratch`, `emu-exp-v3`, `emu-exp-v4`);
-    /// - [`Core`] in the 256-arm loop, PC, T, M1, A, F, Q in locals and the rest behind the
-    ///   pointer (cd308cf): 495.7 M host instructions but 0.47 s and `bench` 3.55 s: PC+1, A
-    ///   and F in stack slots, the bus pointer reloaded from one before each fetch;
-    /// - the machine bus's 64 KiB inline instead of boxed: 0.55 s (PC in a stack slot; in
-    ///   that loop, not in these handlers: see below);
-    /// - these handlers with PC, M1, A, F, Q packed in one `u64` passed and returned
-    ///   (22137c2): 473.8 M but 0.56 s, one serial chain of shifts and ors per instruction.
-    ///
-    /// (cd308cf and 22137c2 are on the branch `emu-exp-v5-core`.)
-    ///
-    /// Then the handlers stopped storing Q each instruction (only SCF, CCF and HALT read it):
-    /// one that writes F leaves the counter in `q_at`, and [`chained_q`] finds Q from it. The
-    /// `LD (HL),A` stream went from 2,846–3,040 to 3,562–3,796 emulated MHz (mean over 8
-    /// placements of the memory, 3 alternating rounds), the NOP stream unchanged.
-    ///
-    /// Then SP, IX, IY, the pairs and the shadow registers are read with [`load16`]: LLVM had
-    /// widened most SP loads to 32 bits, which the host cannot forward from the last PUSH,
-    /// POP, CALL or RET's 16-bit store. zexdoc 9.71 s against 7.56 s (best of 3, same day).
-    ///
-    /// Then the M1 counter moved from bit 57 of the PC register down to bit 28
-    /// ([`M1_SHIFT`]), so a fetch adds an immediate instead of loading a 10-byte `movabs`
-    /// first, and the machine bus holds its memory inline (one load per access, not two).
-    /// `z80chess bench`, 5 alternating rounds: the counter's move alone 2,648-3,110 emulated
-    /// MHz against 2,661-2,776 before it; 10 more rounds, the inline memory on top of it:
-    /// median 3,115 against 3,053, best 3,161 against 3,114 (ahead in 7 rounds of 10).
+    /// To keep it fast, check that every handler still ends in a jump (`objdump -d`: table
+    /// jumps, no table calls) and time a change with `cargo bench --bench emulator`, `cargo
+    /// bench --bench zexrace` and `z80chess bench`, alternating with the binary before it.
+    /// What was tried, kept and dropped, with its figures and commands, is in
+    /// `benches/README.md`, "The emulator and the period builds".
     #[inline(never)]
     fn batch<B: Bus>(&mut self, bus: &mut B, limit: TStates) -> u16 {
         debug_assert!(!self.halted);
@@ -467,14 +431,15 @@ impl Cpu {
 /// M1 counter R advances by, A, F, Q) in locals the compiler keeps in host registers while it
 /// runs, the rest of the register file in the [`Cpu`] behind the pointer (a load or a store
 /// where an instruction uses it). [`Cpu::step`] makes one per step; the batch loop's handlers
-/// one per instruction, with only T and PC carried between them (see [`Cpu::batch`]).
+/// one per instruction, with T, the PC register, A and F carried between them in registers
+/// (see [`Cpu::batch`]).
 ///
 /// Its fields shadow the `Cpu` fields of the same names, which are stale while it runs; the
 /// others are reached through `Deref` (`self.b`, `self.hl()`, `self.halted`), and so are the
 /// `Cpu` methods that touch no hot register (`af`/`set_af` are shadowed below).
 struct Core<'a> {
-    /// PC in the low 16 bits, the M1 cycles run since R was last brought up to date in the
-    /// top 7 ([`M1_SHIFT`]): an opcode fetch is one add for both. Read PC with `pc()`, set
+    /// PC in the low 16 bits, the M1 cycles run since R was last brought up to date from bit
+    /// [`M1_SHIFT`] up: an opcode fetch is one add for both. Read PC with `pc()`, set
     /// it with `jump()`.
     pcr: u64,
     t: TStates,
@@ -757,7 +722,7 @@ impl<'a> Core<'a> {
             _ => self.iy = v,
         }
     }
-    /// r[z] for z != 6: B C D E H L - A, with H/L read through the prefix.
+    /// `r[z]` for z != 6: B C D E H L - A, with H/L read through the prefix.
     #[inline(always)]
     fn reg8<const I: u8>(&self, r: u8) -> u8 {
         match r {
@@ -788,7 +753,7 @@ impl<'a> Core<'a> {
             _ => self.a = v,
         }
     }
-    /// rp[p]: BC DE HL SP.
+    /// `rp[p]`: BC DE HL SP.
     #[inline(always)]
     fn rp<const I: u8>(&self, p: u8) -> u16 {
         match p {
@@ -1411,7 +1376,7 @@ impl<'a> Core<'a> {
     }
 
     /// DD CB d op / FD CB d op: d and op are plain memory reads (R counts two M1s).
-    /// Every form works on (IX+d); forms with z != 6 also copy the result into r[z]
+    /// Every form works on (IX+d); forms with z != 6 also copy the result into `r[z]`
     /// (the real H and L, not IXH/IXL).
     #[inline(always)]
     fn exec_xycb<const I: u8, B: Bus>(&mut self, bus: &mut B) {

@@ -36,7 +36,7 @@ const fn build(parity: bool) -> [u8; 256] {
 
 // Constants, not statics: a `pub static` is reached through the GOT in a PIE build (one more
 // dependent load before each flag lookup, in every handler); a constant indexed at run time
-// is promoted to a local allocation that the code addresses PC-relative (#34).
+// is promoted to a local allocation that the code addresses PC-relative.
 /// S, Z, Y, X of a result.
 pub const SZ53: [u8; 256] = build(false);
 /// S, Z, Y, X and even parity (P/V) of a result.

@@ -1,4 +1,4 @@
-//! Drawing the full screen: [`draw`] only reads the [`App`], so a test renders it on
+//! Drawing the full screen: [`draw()`] only reads the [`App`], so a test renders it on
 //! ratatui's `TestBackend` ([`render_text`]).
 
 use super::*;
