@@ -108,7 +108,7 @@ LOADST:
 
         IF      BUILD == B_FULL
 ; STDPOS: GAMSTD = 1 if STAGE holds the initial position and White is to move
-; (the parameter block follows the game's first move: params.asm).
+; (the parameter block follows the game's first move: full/params.asm).
 ;   clobbers: A, BC, DE, HL
 ;   CALLED BY: LOADST
 ;   CALLS:     -

@@ -40,7 +40,7 @@
 ;   'O' n               set the move number (1: the opening book answers) -> 00
 ;   'G' level flags     search (CSRCH has the reply) -> 00 ...
 ;   'Q'                 static evaluation, term by term (evalaux.asm, CEVAL)
-;   'W' blk off n b[n]  full build: write a stored parameter block (params.asm)
+;   'W' blk off n b[n]  full build: write a stored parameter block (full/params.asm)
 ;   'V' blk off n       full build: read one -> 00 b[n]
 ;   'H' n               full build: the halfmove clock of the position set up
 ;                       (draw.asm) -> 00
@@ -64,7 +64,7 @@ EDEPTH  EQU     0Ah             ; perft: depth beyond PMAXD
 EOVFLW  EQU     0Bh             ; a move list overflowed MLIST (or the stack STKLIM)
 ESQUARE EQU     0Dh             ; not a square of the board
 ; (search.asm: ENOLEGL 0Eh, the side to move has no legal move;
-;  params.asm: EBADPRM 10h, a parameter block or range that does not exist)
+;  full/params.asm: EBADPRM 10h, a parameter block or range that does not exist)
 EUNKNWN EQU     0FFh            ; unknown command (the byte follows)
 ; ===========================================================================
 

@@ -18,10 +18,10 @@
 ;   full build only (a plug-in expansion, as period chess computers took):
 ;   6000h-7FFFh  RAM   8 KiB expansion RAM (XRAMLO):
 ;                      6000h-62FFh the three stored parameter blocks
-;                      (params.asm); 6300h-7FFFh free
+;                      (full/params.asm); 6300h-7FFFh free
 ;   8000h-BFFFh  ROM   window onto expansion ROM page 0-7 (port PPAGE)
 ;   C000h-FFFFh  RAM   16 KiB expansion RAM (XRAM):
-;                      C000h-C0FFh the active parameter block (params.asm)
+;                      C000h-C0FFh the active parameter block (full/params.asm)
 ;                      C100h-C1FFh free
 ;                      C200h-C3FFh the full build's variables (full/vars.asm)
 ;                      C400h-C5FFh full/knowledge.asm's tables (of C400h-DFFFh)
@@ -162,7 +162,7 @@ CLRRAM: LD      HL,RAMBOT
         INCLUDE "csrch.asm"         ; the period builds' CSRCH, KEEPBM
         ENDIF
         INCLUDE "putbm.asm"         ; PUTBM, CMOVNO
-        IF      BUILD == B_FULL     ; the full build's own files (full/, params.asm)
+        IF      BUILD == B_FULL     ; the full build's own files (full/)
         INCLUDE "full/search.asm"   ; its FNDMOV, SRCH, CSRCH, KEEPBM, ORDFAR
         INCLUDE "full/order.asm"    ; cheap interior ordering (page 5)
         INCLUDE "full/quies.asm"    ; the quiescence search (page 5, after ORDER)
@@ -171,7 +171,7 @@ CLRRAM: LD      HL,RAMBOT
         INCLUDE "full/zobrist.asm"  ; the Zobrist keys (page 3, generated)
         INCLUDE "full/pv.asm"       ; the principal variation
         INCLUDE "full/roots.asm"    ; the root moves (searchmoves)
-        INCLUDE "params.asm"        ; the parameter blocks (page 0)
+        INCLUDE "full/params.asm"   ; the parameter blocks (page 0)
         INCLUDE "full/knowledge.asm" ; Cray Blitz's knowledge (KNOW)
         INCLUDE "full/kpend.asm"    ; king-and-pawn endings (RACE)
         INCLUDE "full/kpk_bitbase.asm" ; the KPK bitbase (page 4, generated)

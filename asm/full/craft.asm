@@ -2,7 +2,7 @@
 ; craft.asm (full build only): Cray Blitz's search craft, after
 ; the seed's "Tree Search Hashing": a transposition/refutation table, and the
 ; aspiration window's root bounds. Each part is switched by a P_FLAGS bit
-; (params.asm); with the bits clear SRCH searches exactly the article's tree.
+; (full/params.asm); with the bits clear SRCH searches exactly the article's tree.
 ;
 ; MEMORY (E000h-FFFFh of the expansion RAM)
 ;   E000h-EFFFh  TTAB: 64 buckets of 4 entries of 16 bytes

@@ -48,7 +48,7 @@
 ;                                  ring's distance) * the men's material in
 ;                                  it (pawn 1, king 3, either side), so the
 ;                                  king heads for the nearest men
-; Weights are signed bytes of the block (params.asm, 6Ch..77h), End-Game's
+; Weights are signed bytes of the block (full/params.asm, 6Ch..77h), End-Game's
 ; constants scaled by 256 (its pawn, CD = 1, is ours): CC 0.012 -> 3 (3.07),
 ; CE 0.1 -> 26, CF 0.2 -> 51, CG 0.3 -> 77, 1/CH 0.1 -> 26, 1/CM 0.1 -> 26,
 ; 3/CK 0.2 -> 51, 1/CK -> 17, 1/CJ -> 9 (8.5), 1/(CQ*CL) 0.01 -> 3 (2.56).
@@ -572,7 +572,7 @@ EGOPPO: LD      A,(POSK)
 
 ; ---------------------------------------------------------------------------
 ; End-Game's search additions, called by SRCH (full/search.asm), each switched by
-; a bit of P_FLAGS (params.asm):
+; a bit of P_FLAGS (full/params.asm):
 ;   bit 4  the capture extension: "captures ... are evaluated for material
 ;          gains at a further two levels" (End-Game's third- and fourth-level
 ;          captures). In a search whose root is a king-and-pawn ending, a

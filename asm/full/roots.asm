@@ -45,7 +45,7 @@ CROOT:  LD      A,PAGEOF(CROOTP)
         JP      CROOTP
 
         PAGE    0
-        ORG     8200h           ; (params.asm's defaults hold 8000h-8084h)
+        ORG     8200h           ; (full/params.asm's defaults hold 8000h-8084h)
 CROOTP: CALL    GETB
         LD      (RSN),A
         LD      (RSN0),A

@@ -1,6 +1,6 @@
 ; ===========================================================================
 ; full/vars.asm: the full build's variables, in expansion RAM (XRAM+200h..).
-; Scores are signed words, 256 = a pawn (params.asm). Cleared at reset by
+; Scores are signed words, 256 = a pawn (full/params.asm). Cleared at reset by
 ; XRAMCL. main.asm includes it after vars.asm.
 ; ===========================================================================
 

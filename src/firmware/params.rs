@@ -1,7 +1,7 @@
 //! The full build's scoring parameter blocks, host side: what each parameter means, the
 //! parameter file format, and loading a file into the Z80 through the protocol.
 //!
-//! The blocks themselves live in the firmware's expansion RAM (`asm/params.asm` has the layout
+//! The blocks themselves live in the firmware's expansion RAM (`asm/full/params.asm` has the layout
 //! and the defaults); the address of each parameter is its `P_NAME` symbol. There are three
 //! stored blocks: `default`, `e4` and `d4`; the firmware uses the one the game's first move picks
 //! (1.e4, 1.d4, anything else), switched only between moves.
@@ -39,7 +39,7 @@ pub const BLOCK_SIZE: u16 = 0x100;
 /// The most bytes one 'V' or 'W' command moves (its count is a byte).
 const CHUNK: u16 = 0x80;
 
-/// `P_FLAGS2`'s bits (`asm/params.asm`, the `F2_` masks; a test keeps them in step).
+/// `P_FLAGS2`'s bits (`asm/full/params.asm`, the `F2_` masks; a test keeps them in step).
 pub mod flags2 {
     /// The KPK bitbase.
     pub const KPKBB: u8 = 0x01;

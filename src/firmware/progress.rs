@@ -64,7 +64,7 @@ pub fn max_ply(build: Build, level: u8) -> u8 {
     }
 }
 
-/// The full build's `P_QDEP` default (`asm/params.asm`) and QMAXP (`asm/full/quies.asm`).
+/// The full build's `P_QDEP` default (`asm/full/params.asm`) and QMAXP (`asm/full/quies.asm`).
 const QDEP_DEFAULT: u8 = 4;
 const QMAXP: u8 = 14;
 

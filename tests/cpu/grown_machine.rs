@@ -1,7 +1,7 @@
 //! Issue #35's step 0: the full machine grows. A 256-byte parameter block (three stored blocks
 //! at 6000h in the machine's new RAM, the active one at C000h) with `P_FLAGS2` at offset 80h,
 //! read and written through 'W'/'V' at every offset, set by parameter files and copied into the
-//! active block by SELPRM; the host's table and bit names in step with `asm/params.asm`.
+//! active block by SELPRM; the host's table and bit names in step with `asm/full/params.asm`.
 //! (The memory map itself, RAM at 6000h-7FFFh and eight pages: `tests/banking.rs`.)
 
 use z80chess::firmware::params::{flags2, Block, ParamFile, BLOCK_SIZE, CMD_PREAD, CMD_PWRITE};

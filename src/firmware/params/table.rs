@@ -1,4 +1,4 @@
-//! Every parameter of the full build's blocks: its name in `asm/params.asm`, its kind, range
+//! Every parameter of the full build's blocks: its name in `asm/full/params.asm`, its kind, range
 //! and meaning.
 
 use super::{p, Kind, ParamDef};
