@@ -1,7 +1,7 @@
 ; ===========================================================================
 ; io.asm: the host <-> firmware protocol. The one place the port map and the
 ; command set are defined (src/firmware/protocol.rs mirrors it, checked by
-; tests/firmware.rs against the symbol file).
+; tests/engine/firmware.rs against the symbol file).
 ;
 ; PORTS (low address byte; the high byte is ignored)
 ;   00h PDATA   IN : the next byte from the host

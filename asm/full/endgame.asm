@@ -1,6 +1,6 @@
 ; ===========================================================================
 ; endgame.asm (full build only): John White's End-Game evaluation, Table 1
-; (the king-and-pawn endings; ../shared/seeds/003_3e63eaffdc8eb68a.txt), for positions with
+; (the king-and-pawn endings of his BASIC program "End-Game"), for positions with
 ; only kings and pawns. KPEND (kpend.asm) calls EGEVAL from POINTS exactly
 ; then; EGEVAL returns the sum of its terms (White's view) and leaves each in
 ; BRKDN (BK_EG0 + 2k, k = EG_APP .. EG_RIP). The search's two End-Game

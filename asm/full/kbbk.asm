@@ -19,7 +19,7 @@
 ; corners (any corner mates with two bishops; BBGR); the area the squares
 ; the bare king reaches through squares no strong man attacks nor stands on
 ; (the bishops' diagonals fence it in). Claims, proven against our KBBK
-; table on every position (tests/kbbk.rs): the bare king to move without a
+; table on every position (tests/endgames/kbbk.rs): the bare king to move without a
 ; move: stalemate 0, in check mated BBMATE. A win is claimed (the score
 ; above) when each bishop is next to its king or BBFAR (3) king steps or
 ; more from the bare king; otherwise 256 * P_BBUNC less (2,048), below every
@@ -28,7 +28,7 @@
 ; and POINTS' exchange evaluator sees the loss (as LUSPRE does for the
 ; module). Two bishops on one colour are not KBBK's (LUSCAN): a draw.
 ;
-; tests/kbbk.rs holds the model (`eval`) and the Z80 to it, either colour
+; tests/endgames/kbbk.rs holds the model (`eval`) and the Z80 to it, either colour
 ; strong. Squares are (file, rank) pairs 0-7, the file first (E = file,
 ; D = rank when loaded by LD DE,(pair)); a bitboard is 8 bytes, a byte a
 ; rank (rank 1 first), bit n file n.
@@ -491,7 +491,7 @@ BBAREA: LD      DE,(BSK)        ; the strong men's squares are not free
 ; The bishops' steps (df, dr).
 BBDIR:  DB      1,1, -1,1, -1,-1, 1,-1
 
-; BBGR: the bare king's square, rank 1 first (tests/kbbk.rs GRADIENT holds
+; BBGR: the bare king's square, rank 1 first (tests/endgames/kbbk.rs GRADIENT holds
 ; these bytes): 0 in the centre, rising to the edges and along them to the
 ; corners.
 BBGR:   DB      90,80,70,60,60,70,80,90

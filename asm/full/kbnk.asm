@@ -16,7 +16,7 @@
 ;
 ; (the strong side's view; KBBASE = 20,000, above every ordinary score,
 ; below a mate's). Claims, proven against our KBNK table on every position
-; (tests/kbnk.rs): the bare king to move, not in check, without a move:
+; (tests/endgames/kbnk.rs): the bare king to move, not in check, without a move:
 ; stalemate, 0; in check: mated, KBMATE. A win is claimed (the score above)
 ; when each piece is covered by another strong man or stands KBFAR (4) king
 ; steps or more from the bare king, and the bishop is not next to it;
@@ -25,7 +25,7 @@
 ; king is to move and can take a piece nothing covers, KBNKEV declines and
 ; POINTS' exchange evaluator sees the loss (as LUSPRE does for the module).
 ;
-; src/luscher/kbnk.rs is the model (`eval`); tests/kbnk.rs holds the Z80 to
+; src/luscher/kbnk.rs is the model (`eval`); tests/endgames/kbnk.rs holds the Z80 to
 ; it on every KBNK position, either colour strong.
 ;
 ; Squares here are (file, rank) pairs 0-7, the file first (E = file, D =
@@ -453,7 +453,7 @@ KBCOV:  LD      HL,KSK          ; the king
 .no:    OR      A
         RET
 
-; The gradients (src/luscher/kbnk.rs GRADIENT; tests/kbnk.rs holds these
+; The gradients (src/luscher/kbnk.rs GRADIENT; tests/endgames/kbnk.rs holds these
 ; bytes to it): the bare king's square, rank 1 first. KBGRD: a bishop on a
 ; dark square (mating corners a1, h8); KBGRL: a light square (a8, h1), the
 ; same with the files mirrored.
@@ -489,7 +489,7 @@ KBGRL:  DB      20,30,40,50,60,70,80,90
 ; 20,000 - 16 * the plies, above every ordinary score, with no penalty for a
 ; piece the bare king might win: the search sees that (a penalty kept even
 ; the exact table from mating). src/luscher/kbnk_tables.rs is the model
-; (`Tables::score`); tests/kbnk.rs holds the Z80 to it.
+; (`Tables::score`); tests/endgames/kbnk.rs holds the Z80 to it.
 ; ---------------------------------------------------------------------------
 
 ; KBTAB: the tables' score of the men at KSK, KWK, KBS, KNS, whoever is to
@@ -784,7 +784,7 @@ KBREP:  LD      HL,(KWK)
 ; to move. Without it a KBNK leaf that repeats a position scores as a new one
 ; (SRCH tests draws at nodes, not at the leaves), so a 3-ply search takes a
 ; king step there and back (Kg3 Kg1 Kf3) for progress, and the games run
-; into the 50-move rule; the host model (tests/kbnk_fit.rs) scores such a
+; into the 50-move rule; the host model (tests/endgames/kbnk_fit.rs) scores such a
 ; leaf a draw. DRAWCK counts DRWCNT, so no table entry stores a score
 ; below that saw it.
 ; P_KBNK = 4 also caps an iterating search (CSRCH's SLEVEL, the deepest
@@ -793,7 +793,7 @@ KBREP:  LD      HL,(KWK)
 ; move, scored by its best step) are not its plans at even depths, and a
 ; timed search that completes depth 5 on some moves and only 4 on others
 ; switches plans from move to move and runs into the 50-move rule (the host
-; model, tests/kbnk_fit.rs: 32 of 50 converted by a budget of 20,000
+; model, tests/endgames/kbnk_fit.rs: 32 of 50 converted by a budget of 20,000
 ; evaluations, depths 4-6 mixed; 31 of 50 at depths 4 and 5 alternating; 48
 ; of 50 by the same budget keeping only even depths' moves; 47 at depth 5,
 ; 97 of 100 at 4). A fixed-level search (not iterating) is not changed.

@@ -268,7 +268,7 @@ RPSIDE: LD      A,(RNXP)
 
 ; ---------------------------------------------------------------------------
 ; RACE: Cray Blitz's pawn races and K+P(s) against K, scored only when the
-; win is certain (src/reference/race.rs is its model; tests/race.rs holds
+; win is certain (src/reference/race.rs is its model; tests/endgames/race.rs holds
 ; both to the tablebases on every KPK position and a KPKP sample, and to
 ; each other). Each side X in turn (Y the other) is looked at from X's side
 ; of the board, X's pawns moving up (REL: Black's view mirrors the ranks).

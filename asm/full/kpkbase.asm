@@ -5,7 +5,7 @@
 ; position with the pawn's side (X) to move, 1 = X wins, the board seen from
 ; X's side with the pawn on files a-d; with the bare king's side (Y) to move,
 ; a one-ply look over Y's king moves. src/tablebase/kpk_bitbase.rs is the
-; model (`wins`); tests/kpkbase.rs holds the Z80 to it, and it to the table,
+; model (`wins`); tests/endgames/kpkbase.rs holds the Z80 to it, and it to the table,
 ; on every KPK position.
 ;
 ; A bitbase knows the result, not the way, so a won position scores

@@ -32,7 +32,7 @@
 ; value as a bound), or when none cuts off and none is a new best, the
 ; exchange analysis cannot change what SRCH does: POINTS returns the
 ; bound that decides alike, counted in NLAZY. The search's moves, scores and
-; tree are those of F2_LAZY off (tests/lazy.rs).
+; tree are those of F2_LAZY off (tests/full_build/lazy.rs).
 ; ===========================================================================
 
 LZRAM   EQU     XRAMLO+0E00h    ; lazy evaluation's RAM (6E00h-6FFFh)

@@ -22,7 +22,7 @@
 ; empty at every search command (ORDCLR); they live across its iterations.
 ; The history is the mover's (colour and type) and the to square: a from-to
 ; table (64 x 64 words) does not fit the 2.75 KiB this work has.
-; The Rust model is in tests/ordering.rs.
+; The Rust model is in tests/full_build/ordering.rs.
 ;
 ; MEMORY (expansion RAM 6300h-6DFFh):
 ;   ORDKIL  6300h  16 plies x (killer 1 from, to, killer 2 from, to)

@@ -5,7 +5,7 @@
 ; moving, capturing, or promoting pawns"): KNOW's pawn work is done once per
 ; pawn structure and then copied back.
 ; Switched by P_FLAGS bit 6; it changes no score and no tree, only T-states
-; (tests/pawn_hash.rs searches with it on and off and compares).
+; (tests/full_build/pawn_hash.rs searches with it on and off and compares).
 ;
 ; KEY: PKEY, 32 bits, the XOR of a key per pawn (colour, square): updated
 ; incrementally by MOVE and UNMOVE (PKMOVE: the same XORs undo a move) and

@@ -53,13 +53,13 @@
 ; upper bound at or below alpha (>= the exact score) prunes a subset of the
 ; captures the exact score would, so the search may make more moves (the
 ; bench's italian at level 3: 1,906 against 1,904, the same move and score;
-; tests/quies.rs: with P_QDELT = 0 the tree is the same).
+; tests/full_build/quies.rs: with P_QDELT = 0 the tree is the same).
 ;
 ; A stop (TMPOLL before each capture, or a full list or stack) ends every
 ; quiescence node at once and QLEAF returns the leaf's static score, as
 ; without quiescence. The search's moves made (NNODE) count the captures
 ; made (illegal and pruned ones too); POINTS calls count in NEVAL.
-; The Rust model is in tests/quies.rs.
+; The Rust model is in tests/full_build/quies.rs.
 ;
 ; MEMORY (expansion RAM 7100h-72FFh): QROOT, QSTAND, QEND below.
 ; ===========================================================================
@@ -95,7 +95,7 @@ QLEAF:  LD      A,(IX+F_PLY)
         JR      C,.v
         CALL    PINFND
         CALL    POINTS
-.v:     LD      (QSTAND),HL     ; (tests/quies.rs reads each POINTS here)
+.v:     LD      (QSTAND),HL     ; (tests/full_build/quies.rs reads each POINTS here)
         CALL    QNODE
         LD      A,(ABORT)
         OR      A

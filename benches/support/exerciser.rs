@@ -1,5 +1,5 @@
 //! The CP/M instruction exercisers (zexdoc, zexall: Frank Cringle, GPL) as the `rz80` package
-//! ships them, from cargo's registry. Shared by `tests/zex.rs` and `benches/zexrace.rs`.
+//! ships them, from cargo's registry. Shared by `tests/cpu/zex.rs` and `benches/zexrace.rs`.
 
 use std::path::PathBuf;
 

@@ -1,7 +1,7 @@
 //! The host side of z80emu (royaltm's `z80emu` crate) as a peer of our `Cpu`: 64 KiB of flat
 //! RAM and ports, the register file copied across, and a register-by-register comparison.
 //!
-//! Shared by `benches/emulator.rs` and `tests/z80emu_diff.rs` (included with `#[path]`; a
+//! Shared by `benches/emulator.rs` and `tests/executor/z80emu_diff.rs` (included with `#[path]`; a
 //! file in a subdirectory of benches/ is not a bench target of its own).
 
 #![allow(dead_code)]

@@ -9,7 +9,7 @@
 //! - [`pgn`]: PGN text as games (tags, main-line movetext, comments).
 //!
 //! Conversions to and from shakmaty's types sit beside each type. This module imports nothing
-//! of the crate (a wall test, `tests/walls.rs`, keeps it so): firmware, debugger, reference
+//! of the crate (a wall test, `tests/toolchain/walls.rs`, keeps it so): firmware, debugger, reference
 //! models and tablebases all speak it.
 
 pub mod attackers;

@@ -4,7 +4,7 @@
 //! used by [`super::Engine`] and the debugger's `send` alike).
 //!
 //! `asm/io.asm` defines the same codes as `EQU`s (`C_IDENT` .. `C_ROOTS`) and its command
-//! table (`CMDTAB`) is built from them; `tests/firmware.rs` reads each ROM's symbol file and
+//! table (`CMDTAB`) is built from them; `tests/engine/firmware.rs` reads each ROM's symbol file and
 //! command table and checks every code, handler and error code here against it.
 
 use super::board::{self, FwMove, Setup};

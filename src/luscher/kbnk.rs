@@ -1,6 +1,6 @@
 //! The KBNK mating procedure: the host model of the full build's KBNKEV
 //! (`asm/full/kbnk.asm`, expansion ROM page 6), held to it on every KBNK position by
-//! `tests/kbnk.rs`, and to our KBNK table (no claim of a win or a draw is ever wrong).
+//! `tests/endgames/kbnk.rs`, and to our KBNK table (no claim of a win or a draw is ever wrong).
 //!
 //! Lüscher's fitted function calls KBNK's outcome right but its gradient does not lead to the
 //! mate. This one does what the textbooks do: the bare king is driven to a corner of the
@@ -170,7 +170,7 @@ pub fn neighbours(s: u8) -> impl Iterator<Item = u8> {
 
 /// The model of KBNKEV.
 ///
-/// The claims were proven against our table on every KBNK position (`tests/kbnk.rs`): a
+/// The claims were proven against our table on every KBNK position (`tests/endgames/kbnk.rs`): a
 /// position is claimed won when each piece is covered by another strong man or stands at
 /// least [`KBFAR`] king steps from the bare king, and the bishop is not next to it (with
 /// the bishop beside a cornered king the strong side can be forced to stalemate or to

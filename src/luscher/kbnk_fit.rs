@@ -1,5 +1,5 @@
 //! KBNK evaluations fitted to our table's distance to mate (DTM): the
-//! fitting shared by `tests/kbnk_fit.rs` (host play against perfect defence) and the
+//! fitting shared by `tests/endgames/kbnk_fit.rs` (host play against perfect defence) and the
 //! generator of the full build's tables (`z80chess luscher kbnk-tables`,
 //! [`super::kbnk_tables`]).
 //!

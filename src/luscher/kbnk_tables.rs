@@ -4,7 +4,7 @@
 //! (KBTAB and KBREP in `asm/full/kbnk.asm`, P_KBNK = 2) on those bytes ([`Tables::score`]).
 //!
 //! Layout (all in quanta of 1 ply: at 2 plies the estimate ties so often that which of
-//! the tied moves the search meets first decides the game, `KF_ROOT` in tests/kbnk_fit.rs):
+//! the tied moves the search meets first decides the game, `KF_ROOT` in tests/endgames/kbnk_fit.rs):
 //! - `KBTMAP`, 64 bytes: the class (0..19) of each square that is its own least image under
 //!   the four colour-keeping symmetries ([`super::kbnk_fit::turn`]), FFh elsewhere;
 //! - `KBTSK`, `KBTKN`, `KBTBS`, 1,280 bytes each: the pair tables (the bare king's class ×

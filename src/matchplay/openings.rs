@@ -397,4 +397,4 @@ pub fn read_pgn(text: &str) -> Result<Vec<Opening>, (usize, String)> {
     Ok(out)
 }
 
-// Tests: tests/matchplay.rs (every built-in line legal and distinct; the file readers).
+// Tests: tests/frontends/matchplay.rs (every built-in line legal and distinct; the file readers).

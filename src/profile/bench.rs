@@ -1,7 +1,7 @@
 //! The engine's signature: a fixed set of positions searched at fixed levels by each build;
 //! the totals of moves made and T-states identify the engine's behaviour. Any change to the
 //! search, the evaluation, the move generator or their timing changes them
-//! (`tests/signature.rs` pins them).
+//! (`tests/engine/signature.rs` pins them).
 //!
 //! Every position is past the opening book (move number > 1; at move number 1 the book's move
 //! depends on the R register) and runs in a freshly booted machine, so the totals are

@@ -213,7 +213,7 @@ pub fn of_chess(pos: &shakmaty::Chess) -> Option<KpPosition> {
 /// Cray Blitz's "K+RP vs K" draw (its Miscellaneous Scoring): one side has only pawns on
 /// one rook file, the other a bare king standing in the pawns' way: next to the queening
 /// square (or on it) and beyond the most advanced pawn. Such a position is drawn, whoever is to
-/// move (tests/race.rs holds it to the KPK table).
+/// move (tests/endgames/race.rs holds it to the KPK table).
 pub fn rook_pawn_draw(p: &KpPosition) -> bool {
     for x in 0..2 {
         let y = 1 - x;
@@ -236,7 +236,7 @@ pub fn rook_pawn_draw(p: &KpPosition) -> bool {
 /// K+P v K with the bare king in front (the draws End-Game's two plies lose): one
 /// side has a single pawn, not on a rook file, the other a bare king on the pawn's file one
 /// square in front of it (the pawn on its 2nd to 6th rank) or two (2nd to 5th). Drawn
-/// whoever is to move and wherever the other king stands (tests/race.rs holds it to the KPK
+/// whoever is to move and wherever the other king stands (tests/endgames/race.rs holds it to the KPK
 /// table; the 7th-rank and two-in-front-of-the-6th cases have exceptions, so they are left out).
 pub fn front_draw(p: &KpPosition) -> bool {
     for x in 0..2 {
@@ -260,7 +260,7 @@ pub fn front_draw(p: &KpPosition) -> bool {
 /// one bishop and pawns, all on one rook file, the other a bare king next to (or on) the
 /// queening square, beyond the most advanced pawn ([`rook_pawn_draw`] with the bishop left
 /// out), and the bishop stands on the other colour than that square, so it can never drive the
-/// king out of the corner (tests/race.rs holds it to the KBPK table).
+/// king out of the corner (tests/endgames/race.rs holds it to the KBPK table).
 pub fn wrong_bishop_draw(pos: &shakmaty::Chess) -> bool {
     use shakmaty::{Color, Position, Rank, Square};
     let b = pos.board();

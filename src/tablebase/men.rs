@@ -1,6 +1,6 @@
 //! The tablebase's own board: at most six men on a bare 8×8 board (no castling), and the
 //! attack and move rules the generator needs in its inner loops. Checked against shakmaty's
-//! move generator in `tests/tablebase.rs`.
+//! move generator in `tests/endgames/tablebase.rs`.
 //!
 //! Its numbers are the chess vocabulary's (`crate::chess`), in the compact forms the inner
 //! loops index arrays with: a square is [`Square::index`] (a1 = 0 .. h8 = 63), a colour

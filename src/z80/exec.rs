@@ -25,7 +25,7 @@
 //! every page.
 //!
 //! Every machine cycle goes through `Bus` with its starting T-state; internal cycles through
-//! `Bus::idle`. The T-states of each instruction are the sum of its cycles; `tests/isa.rs`
+//! `Bus::idle`. The T-states of each instruction are the sum of its cycles; `tests/cpu/isa.rs`
 //! proves they equal the table in `isa.rs`.
 
 use super::bus::{Bus, TStates};

@@ -1,5 +1,5 @@
 ; banking.asm: code and data in two expansion pages of the full build's machine, reached
-; through the 8000h window (tests/banking.rs). Every instruction runs exactly once, so the
+; through the 8000h window (tests/executor/banking.rs). Every instruction runs exactly once, so the
 ; run's T-states are the sum of the listing's; the clock port is read first and last.
 PPAGE   EQU     04h             ; OUT: select the window's page; IN: the selection
 PCLK    EQU     06h             ; IN: latch the T-state counter, bits 0-7 (07h-0Bh: bytes 1-5)

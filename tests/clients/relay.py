@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A UCI relay between a client (python-chess) and `z80chess uci`, for tests/clients.rs.
+"""A UCI relay between a client (python-chess) and `z80chess uci`, for tests/frontends/clients.rs.
 
 It forwards every line both ways and watches the protocol from the middle:
 - counts every `go` the client sends and every `bestmove` the engine answers (one each);

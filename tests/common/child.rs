@@ -1,5 +1,5 @@
 //! `z80chess` as a child process driven line by line, as a GUI drives `uci` or `xboard`.
-//! Shared by tests/uci.rs and tests/uci_xboard.rs. Nothing is timed: the wait on each line
+//! Shared by tests/frontends/uci.rs and tests/frontends/uci_xboard.rs. Nothing is timed: the wait on each line
 //! only guards against a hang.
 
 use std::io::{BufRead, BufReader, Write};

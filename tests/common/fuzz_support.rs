@@ -5,8 +5,8 @@
 //! the long run of issue #32:
 //!
 //! ```text
-//! PROPTEST_CASES=1000000 cargo test --release --test asm_fuzz --test fen_fuzz \
-//!     --test params_fuzz --test debug_parse_fuzz
+//! PROPTEST_CASES=1000000 cargo test --release --test toolchain --test engine --test instruments \
+//!     -- asm_fuzz:: fen_fuzz:: params_fuzz:: debug_parse_fuzz::
 //! ```
 //!
 //! Watchdog: every case runs inside [`case`]; a case still running after

@@ -1,4 +1,4 @@
-//! Shared by tests/kbnk.rs and tests/kbnk_fit.rs: a KBNK position as the table's men, and a
+//! Shared by tests/endgames/kbnk.rs and tests/endgames/kbnk_fit.rs: a KBNK position as the table's men, and a
 //! host alpha-beta search that plays the strong side against the table's perfect defence
 //! (the bare king's longest loss) within the 50-move rule.
 #![allow(dead_code)]

@@ -1,5 +1,5 @@
 //! One `full` routine in an expansion page, called on a board the test sets up: the harness
-//! `tests/kbbk.rs` (KBBKEV), `tests/kbnk.rs` (KBNKEV) and `tests/kpkbase.rs` (KPKEV) share.
+//! `tests/endgames/kbbk.rs` (KBBKEV), `tests/endgames/kbnk.rs` (KBNKEV) and `tests/endgames/kpkbase.rs` (KPKEV) share.
 #![allow(dead_code)]
 
 use z80chess::firmware::{Build, Engine};

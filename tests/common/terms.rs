@@ -16,7 +16,7 @@ pub type Row = (
 
 /// The full build with the `[default]` lines `text` loaded, set up at `fen`. The rules are
 /// measured with the KPK bitbase off (`P_FLAGS2 = 0`): where it is on it scores K+P v K alone
-/// and no rule's weight changes a move there (its own proofs: `tests/kpkbase.rs`).
+/// and no rule's weight changes a move there (its own proofs: `tests/endgames/kpkbase.rs`).
 pub fn engine_with(fen: &str, text: &str) -> Engine {
     let mut e = Engine::new(Build::Full).unwrap();
     e.load_params(&ParamFile::parse(&format!("[default]\nP_FLAGS2 = 0\n{text}"), "test").unwrap())

@@ -1,7 +1,7 @@
 ; alucrc: a small self-checking exerciser in the manner of zexdoc. Each instruction in OPS
 ; runs on every A (0-255) with every B in BVALS and every F in FVALS; the A and F it leaves
 ; (all eight flag bits, the undocumented X and Y included) go into a CRC-32, printed at the
-; end as "CRC xxxxxxxx". tests/cpm.rs computes the same CRC from a plain Rust model of the
+; end as "CRC xxxxxxxx". tests/cpu/cpm.rs computes the same CRC from a plain Rust model of the
 ; instructions, so a wrong result or flag anywhere changes the line.
 ;
 ; Order: for each op, for each F, for each B, for A = 0..255: crc(A'), crc(F').

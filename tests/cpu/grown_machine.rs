@@ -2,7 +2,7 @@
 //! at 6000h in the machine's new RAM, the active one at C000h) with `P_FLAGS2` at offset 80h,
 //! read and written through 'W'/'V' at every offset, set by parameter files and copied into the
 //! active block by SELPRM; the host's table and bit names in step with `asm/full/params.asm`.
-//! (The memory map itself, RAM at 6000h-7FFFh and eight pages: `tests/banking.rs`.)
+//! (The memory map itself, RAM at 6000h-7FFFh and eight pages: `tests/executor/banking.rs`.)
 
 use z80chess::firmware::params::{flags2, Block, ParamFile, BLOCK_SIZE, CMD_PREAD, CMD_PWRITE};
 use z80chess::firmware::{parse_fen, sargon, Build, Engine, FirmwareError};

@@ -370,7 +370,7 @@ fn the_z80_is_the_model_on_a_slice_of_kbbk_positions() {
     assert!(n > 900_000, "{n}");
 }
 
-/// `cargo test --release --test kbbk -- --ignored every`: all 11,946,944 calls (about three
+/// `cargo test --release --test endgames -- --ignored kbbk::every`: all 11,946,944 calls (about three
 /// minutes; 30,849 T a call on average, 63,349 at most).
 #[test]
 #[ignore = "every KBBK position, either colour strong: about three minutes"]

@@ -194,7 +194,7 @@ fn the_z80_is_the_model_on_a_slice_of_kbnk_positions() {
     assert!(n > 500_000, "{n}");
 }
 
-/// `cargo test --release --test kbnk -- --ignored every`: all 49 million calls (about an
+/// `cargo test --release --test endgames -- --ignored kbnk::every`: all 49 million calls (about an
 /// hour on one core).
 #[test]
 #[ignore = "every KBNK position, either colour strong: about an hour"]
@@ -296,7 +296,7 @@ fn a_table_changed_in_one_cell_is_caught() {
     }
 }
 
-/// `cargo test --release --test kbnk -- --ignored every_kbnk_position_by_the_tables`: run
+/// `cargo test --release --test endgames -- --ignored kbnk::every_kbnk_position_by_the_tables`: run
 /// on e975e31, 49,072,176 calls agree, 20,603 T a call on average, 47,821 at most, in 1,440 s
 /// (niced, on a shared machine).
 #[test]
@@ -525,7 +525,7 @@ fn pv_repeats(fen: &str, moves: &str, mode: u8, level: u8) -> (bool, String, Vec
 }
 
 /// P_KBNK = 3 (KBDRW): a KBNK leaf that repeats a position of the game scores a draw, as
-/// a node does (and as the host model's search scores it: tests/kbnk_fit.rs `replay`).
+/// a node does (and as the host model's search scores it: tests/endgames/kbnk_fit.rs `replay`).
 /// SRCH scores a repetition at a node (DRAWCK), never at a leaf, so the tables alone
 /// (P_KBNK = 2) steer for a line that steps there and back: seen first in seed 1's game
 /// from 1k6/8/8/8/8/1N2B3/8/2K5 w (`endgame-test kbnk --build full --level 3`, the 2-ply
@@ -578,7 +578,7 @@ fn pv_line(fen: &str, moves: &str, mode: u8, level: u8) -> (bool, Vec<String>) {
 /// P_KBNK = 4 (KBDRW): an iterating search from a KBNK position stops after P_KBDEP (4)
 /// plies, where P_KBNK = 3 iterates to the level given (5 here): the fitted function's
 /// plans at odd and even depths differ, and a timed search that completes depth 5 on some
-/// moves and 4 on others switches plans from move to move (tests/kbnk_fit.rs `explore`
+/// moves and 4 on others switches plans from move to move (tests/endgames/kbnk_fit.rs `explore`
 /// with `KF_CYCLE=4/5`: 31 of 50 converted; at depth 4, 97 of 100).
 #[test]
 fn p_kbnk_4_caps_an_iterating_kbnk_search_at_four_plies() {

@@ -107,10 +107,10 @@ fn config_from_env() -> Config {
 }
 
 /// The generator run again writes `asm/full/kbnk_tables.asm` byte for byte, and the host
-/// model of the Z80's evaluation on those bytes ([`Tables::score`], which tests/kbnk.rs
+/// model of the Z80's evaluation on those bytes ([`Tables::score`], which tests/endgames/kbnk.rs
 /// holds the Z80 to) is the fitted model's leaf score on every 7th KBNK position with a
 /// move (a mate or a stalemate is the search's, not the leaf's, in the host player).
-/// Not ignored: 25 s here once the KBNK table is built (tests/kbnk.rs builds the same one).
+/// Not ignored: 25 s here once the KBNK table is built (tests/endgames/kbnk.rs builds the same one).
 #[test]
 fn the_tables_are_regenerated_byte_for_byte() {
     let m = fit(Config::edge_triple());

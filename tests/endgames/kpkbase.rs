@@ -246,7 +246,7 @@ fn the_level_2_move_keeps_the_result_on_a_slice() {
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
-/// `cargo test --release --test kpkbase -- --ignored`: the yardstick, 10,000 positions.
+/// `cargo test --release --test endgames kpkbase:: -- --ignored`: the yardstick, 10,000 positions.
 #[test]
 #[ignore]
 fn the_level_2_move_keeps_the_result_on_10000_positions() {

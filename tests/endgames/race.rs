@@ -370,7 +370,7 @@ fn the_king_in_front_draws_are_the_tables() {
     );
 }
 
-/// Every KPKP position (about 18 million): `cargo test --test race -- --ignored --nocapture`.
+/// Every KPKP position (about 18 million): `cargo test --test endgames race:: -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn race_claims_on_every_kpkp_position_are_the_tables() {

@@ -8,7 +8,7 @@
 //! (10^6 cases a property) sets PGN_FUZZ_CASES:
 //!
 //! ```text
-//! PGN_FUZZ_CASES=1000000 cargo test --release --test pgn_fuzz
+//! PGN_FUZZ_CASES=1000000 cargo test --release --test engine pgn_fuzz::
 //! ```
 
 use proptest::prelude::*;

@@ -2,7 +2,7 @@
 //! positions, for each build. Any change to the engine that alters what it searches or what
 //! that costs fails here. When the change is intended, update the numbers below from
 //! `cargo run --release -- bench` (or this test's output) and add a line to the history saying
-//! why; the golden files of `tests/regress.rs` usually need recording again too.
+//! why; the golden files of `tests/instruments/regress.rs` usually need recording again too.
 //!
 //! History (newest last):
 //! - issue #8: first signature (the engine of commit f29239c).
@@ -174,7 +174,7 @@ fn the_engine_signature_is_pinned() {
     assert!(
         wrong.is_empty(),
         "the engine's signature changed:\n{}\nIf the change is intended, update EXPECTED in \
-         tests/signature.rs and say why in its history.",
+         tests/engine/signature.rs and say why in its history.",
         wrong.join("\n")
     );
 }

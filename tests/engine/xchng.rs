@@ -2,7 +2,7 @@
 //! host's references written from the documents (`z80chess::reference`), and against the
 //! textbook SEE of `tests/data/chess/see.tsv`.
 //!
-//! Run `cargo test --test xchng -- --nocapture` to see the see.tsv report.
+//! Run `cargo test --test engine xchng:: -- --nocapture` to see the see.tsv report.
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};

@@ -3,7 +3,7 @@
 //!
 //! ```sh
 //! apt-get install xboard xvfb polyglot stockfish fairymax && pip install chess
-//! cargo test --release --test clients -- --ignored --test-threads 1
+//! cargo test --release --test frontends clients:: -- --ignored --test-threads 1
 //! ```
 //!
 //! - `python_chess_session`: `tests/clients/session.py` drives `z80chess uci --build full`

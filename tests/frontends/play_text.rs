@@ -4,7 +4,7 @@
 //! The sessions are built so that most of the Z80's moves come from its book or from forced
 //! positions (a mate in one, a single legal reply), so a change of the search moves few of
 //! them. The emulated thinking times are masked; moves, scores and the flow of the session
-//! must match exactly. `BLESS=1 cargo test --test play_text` rewrites the .out files (and the
+//! must match exactly. `BLESS=1 cargo test --test frontends play_text::` rewrites the .out files (and the
 //! saved PGN) from the actual output.
 
 use std::path::{Path, PathBuf};

@@ -1,6 +1,6 @@
 //! The full-screen view rendered on ratatui's test backend and compared with golden screens
 //! (tests/play/screen_*.txt); the highlights of the last move and of a king in check; bad
-//! input changing nothing. `BLESS=1 cargo test --test play_tui` rewrites the screens.
+//! input changing nothing. `BLESS=1 cargo test --test frontends play_tui::` rewrites the screens.
 
 use ratatui::style::Color as Tc;
 use shakmaty::{Color, Position, Square};

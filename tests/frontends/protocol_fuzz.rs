@@ -6,7 +6,7 @@
 //! sequences: every `go` gets exactly one `bestmove`, every `isready` a `readyok`.
 //!
 //! The long run (10^6 cases of each parser property):
-//!   PROPTEST_CASES=1000000 cargo test --release --test protocol_fuzz
+//!   PROPTEST_CASES=1000000 cargo test --release --test frontends protocol_fuzz::
 
 use proptest::prelude::*;
 use std::sync::mpsc::channel;

@@ -83,7 +83,7 @@ fn handshake_options_and_bad_lines() {
         );
     }
     // A refused position leaves none: `go` answers bestmove 0000 until a good one arrives
-    // (tests/uci_hardening.rs has the rest).
+    // (tests/frontends/uci_hardening.rs has the rest).
     e.send("position startpos moves e2e4 e7e5");
     e.send("position startpos moves e2e4 e7e5 g1g5");
     assert!(e.line().contains("not legal"));

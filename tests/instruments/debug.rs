@@ -7,7 +7,7 @@
 //! code); labels, board, attacker array, move lists, replies and the flow of the session
 //! must match exactly.
 //!
-//! `BLESS=1 cargo test --test debug` rewrites the .out files from the actual output.
+//! `BLESS=1 cargo test --test instruments debug::` rewrites the .out files from the actual output.
 
 use std::path::Path;
 use z80chess::debug::program::Program;

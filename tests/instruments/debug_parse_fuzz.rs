@@ -1,4 +1,4 @@
-//! The debugger's command line, parse only (tests/debug_fuzz.rs runs random commands on a
+//! The debugger's command line, parse only (tests/instruments/debug_fuzz.rs runs random commands on a
 //! machine, 48 sessions; this one is cheap enough for 10,000 cases a property): expressions
 //! (`debug::expr::parse`, `Session::eval`), locations (`Session::location`) and every command
 //! that does not run the machine (breakpoints, watchpoints, info, print, mem, dis, list, set,

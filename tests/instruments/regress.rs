@@ -7,7 +7,7 @@
 //! golden files are recorded again, on purpose:
 //!
 //! ```sh
-//! Z80CHESS_RECORD=1 cargo test --test regress     # rewrites tests/regress/*.tsv
+//! Z80CHESS_RECORD=1 cargo test --test instruments regress::     # rewrites tests/regress/*.tsv
 //! ```
 
 use std::path::PathBuf;
@@ -46,7 +46,7 @@ fn against_golden(name: &str, cases: &[Case], opts: &Options) -> Vec<Outcome> {
     }
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!(
-            "{}: {e} (record it: Z80CHESS_RECORD=1 cargo test --test regress)",
+            "{}: {e} (record it: Z80CHESS_RECORD=1 cargo test --test instruments regress::)",
             path.display()
         )
     });
@@ -59,7 +59,7 @@ fn against_golden(name: &str, cases: &[Case], opts: &Options) -> Vec<Outcome> {
     assert!(
         !c.failed() && c.new == 0 && c.missing == 0,
         "{name}: the engine's results changed (above). If that is intended, record the golden \
-         files again: Z80CHESS_RECORD=1 cargo test --test regress, and say why in the commit"
+         files again: Z80CHESS_RECORD=1 cargo test --test instruments regress::, and say why in the commit"
     );
     outcomes
 }

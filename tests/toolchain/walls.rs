@@ -283,7 +283,7 @@ fn violations(rel: &Path, text: &str) -> Vec<String> {
     let shown = Path::new("src").join(rel);
     let Some(&(_, allowed)) = ALLOWED.iter().find(|(m, _)| *m == module) else {
         return vec![format!(
-            "{}: module '{module}' has no row in tests/walls.rs ALLOWED (and the README's \
+            "{}: module '{module}' has no row in tests/toolchain/walls.rs ALLOWED (and the README's \
              architecture table)",
             shown.display()
         )];

@@ -41,7 +41,7 @@ const STEPS: usize = 48;
 /// Second, a block instruction that repeats (LDIR LDDR CPIR CPDR INIR INDR OTIR
 /// OTDR with PC set back to it). On the chip, the repeat's extra 5 T-states set X and Y from
 /// bits 11 and 13 of PC, and INIR/INDR/OTIR/OTDR also adjust H and P/V and leave MEMPTR =
-/// PC + 1 (David Banks's 2018 measurements; the SingleStepTests data in tests/sst.rs check
+/// PC + 1 (David Banks's 2018 measurements; the SingleStepTests data in tests/cpu/sst.rs check
 /// ours against them). z80emu 0.11 keeps the flags of the non-repeating form and the
 /// MEMPTR of the I/O forms' first iteration.
 fn legit_differences(mem: &[u8; 0x10000], addr: u16, after: &Cpu) -> (u8, bool) {
