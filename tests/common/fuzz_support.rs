@@ -1,8 +1,8 @@
 //! Shared by the parser property tests (asm_fuzz, fen_fuzz, params_fuzz, debug_parse_fuzz):
 //! the number of cases, and a watchdog that time-limits each case.
 //!
-//! Cases: 10,000 per property in `cargo test`; `PROPTEST_CASES=N` sets another count, e.g.
-//! the long run of issue #32:
+//! Cases: 10,000 per property in `cargo test`; `PROPTEST_CASES=N` sets another count, e.g. the
+//! long run:
 //!
 //! ```text
 //! PROPTEST_CASES=1000000 cargo test --release --test toolchain --test engine --test instruments \

@@ -1,8 +1,8 @@
-//! Issue #35's step 0: the full machine grows. A 256-byte parameter block (three stored blocks
-//! at 6000h in the machine's new RAM, the active one at C000h) with `P_FLAGS2` at offset 80h,
-//! read and written through 'W'/'V' at every offset, set by parameter files and copied into the
-//! active block by SELPRM; the host's table and bit names in step with `asm/full/params.asm`.
-//! (The memory map itself, RAM at 6000h-7FFFh and eight pages: `tests/executor/banking.rs`.)
+//! The full machine grows. A 256-byte parameter block (three stored blocks at 6000h in the
+//! machine's new RAM, the active one at C000h) with `P_FLAGS2` at offset 80h, read and written
+//! through 'W'/'V' at every offset, set by parameter files and copied into the active block by
+//! SELPRM; the host's table and bit names in step with `asm/full/params.asm`. (The memory map
+//! itself, RAM at 6000h-7FFFh and eight pages: `tests/executor/banking.rs`.)
 
 use z80chess::firmware::params::{flags2, Block, ParamFile, BLOCK_SIZE, CMD_PREAD, CMD_PWRITE};
 use z80chess::firmware::{parse_fen, sargon, Build, Engine, FirmwareError};
@@ -55,12 +55,13 @@ fn the_block_is_256_bytes_in_the_new_ram() {
     assert_eq!(
         (f2.offset, f2.values),
         (0x80, [DEFAULT_F2 as i32; 3]),
-        "the KPK bitbase (#36) and #35's ordering, quiescence and lazy evaluation on, 4-7 off"
+        "the KPK bitbase and the ordering, quiescence and lazy evaluation on, 4-7 off"
     );
 }
 
-/// P_FLAGS2's default: #36's KPK bitbase and #35's search (ordering, quiescence, lazy
-/// evaluation) on since #35's 40/7200 match; the reserved bits off.
+/// P_FLAGS2's default: the KPK bitbase and the search's ordering, quiescence and lazy
+/// evaluation on (since a 40/7200 match against the search without them); the reserved bits
+/// off.
 const DEFAULT_F2: u8 = flags2::KPKBB | flags2::ORDER | flags2::QUIES | flags2::LAZY;
 
 #[test]
@@ -73,7 +74,7 @@ fn the_flags2_bits_are_the_firmware_s() {
         a | m
     });
     assert_eq!(all, 0xFF, "every bit of P_FLAGS2 named");
-    assert_eq!(flags2::KPKBB, 1, "bit 0 is #36's KPK bitbase");
+    assert_eq!(flags2::KPKBB, 1, "bit 0 is the KPK bitbase");
 }
 
 #[test]
@@ -141,22 +142,22 @@ fn the_grown_block_round_trips_through_w_and_v() {
         assert_eq!(
             now[0x81..0x83],
             [48, 48],
-            "{b}: the cheap stage's margins (#35: P_CEMN, P_CEMC, 3 pawns)"
+            "{b}: the cheap stage's margins (P_CEMN, P_CEMC, 3 pawns)"
         );
         assert_eq!(
             now[0x88..0x8A],
             [4, 32],
-            "{b}: the quiescence search's defaults (#35 step 2: P_QDEP, P_QDELT)"
+            "{b}: the quiescence search's defaults (P_QDEP, P_QDELT)"
         );
         assert_eq!(
             now[0xB0..0xB6],
             [2, 8, 24, 16, 4, 8],
-            "{b}: the KBBK procedure's defaults (#36: P_KBBK, P_BBGR, P_BBKD, P_BBFL, P_BBAR, P_BBUNC)"
+            "{b}: the KBBK procedure's defaults (P_KBBK, P_BBGR, P_BBKD, P_BBFL, P_BBAR, P_BBUNC)"
         );
         assert_eq!(
             now[0xA0..0xA7],
             [3, 8, 24, 8, 8, 8, 4],
-            "{b}: the KBNK procedure's defaults (#36: P_KBNK, P_KBGR, P_KBKD, P_KBND, P_KBFL, P_KBUNC, P_KBDEP)"
+            "{b}: the KBNK procedure's defaults (P_KBNK, P_KBGR, P_KBKD, P_KBND, P_KBFL, P_KBUNC, P_KBDEP)"
         );
         if b != Block::D4 {
             assert_eq!(now, fresh, "{b}");
@@ -167,7 +168,7 @@ fn the_grown_block_round_trips_through_w_and_v() {
 #[test]
 fn a_parameter_file_sets_p_flags2_and_selprm_copies_it() {
     let pf = ParamFile::parse(
-        "# issue #35's switches\nP_FLAGS2 = 0x0A\n[e4]\nP_FLAGS2 = 0x01\n",
+        "# the search's switches\nP_FLAGS2 = 0x0A\n[e4]\nP_FLAGS2 = 0x01\n",
         "f2.params",
     )
     .unwrap();

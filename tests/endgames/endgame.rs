@@ -1,6 +1,6 @@
-//! Issue #14: John White's End-Game evaluation (its Table 1) in the full build
-//! (`asm/endgame.asm`), and End-Game's two search additions (P_FLAGS bit 4, the capture
-//! extension; bit 5, best-reply-first at the second ply).
+//! John White's End-Game evaluation (its Table 1) in the full build (`asm/full/endgame.asm`),
+//! and End-Game's two search additions (P_FLAGS bit 4, the capture extension; bit 5,
+//! best-reply-first at the second ply).
 //!
 //! - Per term a data row (FEN, level, expected move): with the default block the full build
 //!   plays the move that carries the term's idea; with only that term's weight at 0 it does not.

@@ -1,5 +1,5 @@
-//! Issue #36 item 3: the KBBK mating procedure (`asm/full/kbbk.asm`'s KBBKEV, expansion ROM
-//! page 7), its host model (here), held against our KBBK table and the Z80 to the model.
+//! The KBBK mating procedure (`asm/full/kbbk.asm`'s KBBKEV, expansion ROM page 7), its host
+//! model (here), held against our KBBK table and the Z80 to the model.
 //!
 //! - Every KBBK position with the bishops on both colours (the strong side White, either side
 //!   to move): where the model claims a win the table says the strong side wins, where it

@@ -1,5 +1,5 @@
-//! Issue #36 item 2: the KBNK mating procedure (`asm/full/kbnk.asm`'s KBNKEV, modelled in
-//! `src/luscher/kbnk.rs`), held against our KBNK table and the Z80 to the model.
+//! The KBNK mating procedure (`asm/full/kbnk.asm`'s KBNKEV, modelled in `src/luscher/kbnk.rs`),
+//! held against our KBNK table and the Z80 to the model.
 //!
 //! - Every KBNK position (the strong side White, either side to move): where the model claims
 //!   a win the table says the strong side wins, where it claims a draw the table says draw.

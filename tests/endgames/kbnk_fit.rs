@@ -1,8 +1,8 @@
-//! Issue #36 item 2, host first: KBNK evaluations fitted to our table's distance to mate
-//! (DTM), played by a host alpha-beta search against the table's perfect defence (the longest
-//! loss), within the 50-move rule. The fitting is `z80chess::luscher::kbnk_fit` (shared with
-//! the generator of the full build's tables, `z80chess luscher kbnk-tables`); its header says
-//! what the evaluation that converts ([`Config::edge_triple`]) is.
+//! Host first: KBNK evaluations fitted to our table's distance to mate (DTM), played by a host
+//! alpha-beta search against the table's perfect defence (the longest loss), within the 50-move
+//! rule. The fitting is `z80chess::luscher::kbnk_fit` (shared with the generator of the full
+//! build's tables, `z80chess luscher kbnk-tables`); its header says what the evaluation that
+//! converts ([`Config::edge_triple`]) is.
 //!
 //! - `regenerated` (not ignored: 25 s once the table is built): the fit written again is
 //!   `asm/full/kbnk_tables.asm` byte for byte, and its host model of the Z80
@@ -214,13 +214,12 @@ fn edge_triple_converts_at_three_and_four_plies() {
     }
 }
 
-/// Why this model converts fewer by a budget than at a fixed depth (issue #36 item 2): a
-/// search whose depth changes parity from move to move switches between the fit's odd-depth
-/// and even-depth plans and wanders. On seed 1's 50 starts: depths 4 and 5 alternating by
-/// move convert 31 (depth 5 alone 47, depth 4 alone 48); a budget of 20,000 evaluations a
-/// move (depths 4-6 mixed) 32, the same budget keeping only even depths' moves 48.
-/// P_KBNK = 4 caps the Z80's iterating KBNK search at 4 plies (at 180 s: no gain on the
-/// Z80, whose failures are the fit's).
+/// Why this model converts fewer by a budget than at a fixed depth: a search whose depth
+/// changes parity from move to move switches between the fit's odd-depth and even-depth plans
+/// and wanders. On seed 1's 50 starts: depths 4 and 5 alternating by move convert 31 (depth 5
+/// alone 47, depth 4 alone 48); a budget of 20,000 evaluations a move (depths 4-6 mixed) 32,
+/// the same budget keeping only even depths' moves 48. P_KBNK = 4 caps the Z80's iterating KBNK
+/// search at 4 plies (at 180 s: no gain on the Z80, whose failures are the fit's).
 #[test]
 #[ignore = "fits and plays 200 games: three minutes"]
 fn switching_depth_parity_from_move_to_move_wanders() {

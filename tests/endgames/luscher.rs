@@ -1,4 +1,4 @@
-//! Lüscher's generated evaluation (#15, host side): features, configurations and their jump
+//! Lüscher's generated evaluation (host side): features, configurations and their jump
 //! table, conjugate gradients, and the KRK fit against the paper's figures.
 
 use z80chess::luscher::cg::pcg;
@@ -423,7 +423,7 @@ fn krk_quantised_is_the_z80_sum_and_keeps_the_engine_scale() {
 
 /// `luscher export`: the assembly assembles, walking its bytes as the Z80 will gives every
 /// KRK man's quantised value, and regenerating KRK from a fresh fit gives the committed
-/// `asm/luscher_tables.asm` byte for byte.
+/// `asm/full/luscher_tables.asm` byte for byte.
 #[test]
 fn export_assembles_walks_like_the_model_and_regenerates_krk() {
     use std::collections::HashSet;

@@ -1,4 +1,4 @@
-//! Issue #15: Lüscher's generated evaluation running in Z80 (`asm/luscher.asm`, the full build).
+//! Lüscher's generated evaluation running in Z80 (`asm/full/luscher.asm`, the full build).
 //!
 //! The host's model of the module: each man's feature vector by `luscher::features::vector`,
 //! its value by walking the exported tables (`luscher::export::walk`) in the full ROM's own
@@ -469,7 +469,7 @@ fn eval_shows_the_module_and_p_lus_turns_it_off() {
     );
     let dir = std::env::temp_dir().join(format!("z80chess-lus-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    // P_LUS, or the issue's name for it, LUSCHER
+    // P_LUS, or its alias, LUSCHER
     for text in ["P_LUS = 0\n", "LUSCHER = 0\n"] {
         let p = dir.join("off.params");
         std::fs::write(&p, text).unwrap();

@@ -1,5 +1,5 @@
-//! Issue #14: Cray Blitz's pawn races and K+P(s) against K (`asm/kpend.asm`'s RACE, modelled
-//! in `src/reference/race.rs`), held against our own tablebases.
+//! Cray Blitz's pawn races and K+P(s) against K (`asm/full/kpend.asm`'s RACE, modelled in
+//! `src/reference/race.rs`), held against our own tablebases.
 //!
 //! - Every KPK position (either colour's pawn, either side to move): where the model claims a
 //!   win, the table says the claimed side wins; how often it is silent is printed.

@@ -1,4 +1,4 @@
-//! Issue #13: our own tablebases, proved.
+//! Our own tablebases, proved.
 //!
 //! - KQK, KRK, KPK, KBBK, KBNK (and the sub-endings KBK, KNK) are built into a scratch
 //!   directory; their longest wins are the known ones (10, 16, 28, 19, 33 moves) and every

@@ -1,5 +1,5 @@
-//! Issue #12 items 1 and 2: the game's history in the full build's firmware, and draws
-//! (repetition, the 50-move rule) scored by ply (`asm/draw.asm`, `P_FLAGS` bit 2).
+//! The game's history in the full build's firmware, and draws (repetition, the 50-move rule)
+//! scored by ply (`asm/full/draw.asm`, `P_FLAGS` bit 2).
 //!
 //! Each row: a position, the moves played into the firmware after it (the history), and
 //! the move the full build chooses with the draw scores on and off.

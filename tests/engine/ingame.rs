@@ -1,25 +1,25 @@
-//! Whole-game fidelity of the `1978` build (issue #37): `tests/data/chess/sargon1978_ingame.tsv`
-//! holds six decisions of the original 1978 program (PLYMAX 2) in games against this build.
+//! Whole-game fidelity of the `1978` build: `tests/data/chess/sargon1978_ingame.tsv` holds six
+//! decisions of the original 1978 program (PLYMAX 2) in games against this build.
 //!
 //! - `in_game`: each row's game replayed in one machine. The opponent's moves go in through
 //!   'M'; at every ply of the original's side after the opening line the firmware searches and
 //!   must give the move the original played (the one in the move list), then that move is
 //!   played; at the decision it must give `original_in_game`.
-//! - `rebuilt`: the decision's position, board bytes (moved and castled bits), side, en
-//!   passant and move number as the game left them, set up in a fresh machine with 'S': the
-//!   same position without the memory of the game. Five rows give the same move there (their
-//!   difference from the original's moves before issue #37 was the listing's ATKSAV, a matter
-//!   of the position); `ingame.05.58` gives another, because its in-game move comes from POSQ
-//!   left stale by an earlier search (a promoted queen, moved and taken back): see the
-//!   README's notes on the 1978 build.
+//! - `rebuilt`: the decision's position, board bytes (moved and castled bits), side, en passant
+//!   and move number as the game left them, set up in a fresh machine with 'S': the same
+//!   position without the memory of the game. Five rows give the same move there (before this
+//!   build ran ATKSAV as the listing does, their difference from the original's moves was the
+//!   listing's ATKSAV, a matter of the position); `ingame.05.58` gives another, because its
+//!   in-game move comes from POSQ left stale by an earlier search (a promoted queen, moved and
+//!   taken back): see the README's notes on the 1978 build.
 //!
 //! The file's `original_rebuilt` column is not what the original program gives rebuilt. The
 //! book's listing (its ATKSAV as printed), run on an emulated Z80 through its own CPTRMV and
 //! VALMOV, makes every move of each row's game and then the row's `original_in_game`; rebuilt
-//! from INITBD with every move through VALMOV, it gives the moves of `REBUILT` below (measured
-//! for issue #37; `ingame.06.39` rebuilds only with the last move's entry kept out of the list
-//! VALMOV generates over it: else ENPSNT reads a new entry there and VALMOV refuses 18.exf6
-//! e.p.). So `rebuilt` checks `REBUILT`, and prints the file's column beside it.
+//! from INITBD with every move through VALMOV, it gives the moves of `REBUILT` below
+//! (`ingame.06.39` rebuilds only with the last move's entry kept out of the list VALMOV
+//! generates over it: else ENPSNT reads a new entry there and VALMOV refuses 18.exf6 e.p.). So
+//! `rebuilt` checks `REBUILT`, and prints the file's column beside it.
 
 use shakmaty::{uci::UciMove, Chess, Position};
 use z80chess::firmware::protocol::CMD_SETUP;

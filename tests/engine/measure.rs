@@ -1,5 +1,5 @@
-//! Issue #35's measuring tools: `search --movetime-emulated` (the session's driver with a
-//! T-state budget) printing the depth reached and the T-states per evaluation, and `regress
+//! The measuring tools: `search --movetime-emulated` (the session's driver with a T-state
+//! budget) printing the depth reached and the T-states per evaluation, and `regress
 //! --movetime-emulated`; bad times refused by name. Each through the binary or the library.
 
 use z80chess::firmware::params::ParamFile;
@@ -11,7 +11,7 @@ use z80chess::session::clock::STOP_LATENCY_T;
 /// a node's moves by evaluating each (SORTM: one POINTS a move, ~67,500 T in the article,
 /// ~136,000 T in full), so a stop can wait for a whole node's ordering: up to about 5 M T in
 /// these middlegames (1.8 M T for the article at depth 1 here, 4.7 M T for full), above the
-/// session's `STOP_LATENCY_T` (1 M T). Issue #35's cheap ordering should bring full's down.
+/// session's `STOP_LATENCY_T` (1 M T). Cheap interior ordering should bring full's down.
 const SORTM_STOP_LATENCY_T: u64 = 6_000_000;
 
 /// The bench's dragon (a middlegame with many moves).
@@ -100,8 +100,9 @@ fn a_timed_search_stops_within_its_budget_and_the_stop_latency() {
 
 #[test]
 fn with_cheap_ordering_the_full_build_stops_within_the_sessions_latency() {
-    // Issue #35 step 1 (F2_ORDER) evaluates no move to order a node, and SRCH reads "move now"
-    // before every move: a stop waits for one move's work, under the session's 1 M T.
+    // Cheap interior ordering (F2_ORDER) evaluates no move to order a node, and SRCH reads
+    // "move now" before every move: a stop waits for one move's work, under the session's
+    // 1 M T.
     let positions = [
         DRAGON,
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10",

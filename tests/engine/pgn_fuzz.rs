@@ -1,4 +1,4 @@
-//! Random and mutated text never panics the PGN and EPD readers (#32): `play`'s `load`
+//! Random and mutated text never panics the PGN and EPD readers: `play`'s `load`
 //! (`session::pgn::check`, `check_all`: every game of a file read and its moves checked), the
 //! move reader behind its prompt (`play::game::parse_move`), and `match --openings`
 //! (`matchplay::openings::parse_pgn`, `read_pgn`, `read_epd`). Each reader either reads the

@@ -1,7 +1,7 @@
-//! The full build's root moves (issue #32, UCI's `go searchmoves`): the host names a set of
-//! legal moves with 'R' (`asm/roots.asm`) and the Z80 searches only those at the root,
-//! choosing among them itself. The oracle for "legal" and "in the set" is shakmaty; the oracle
-//! for "the restriction changes nothing else" is the unrestricted search of the same ROM.
+//! The full build's root moves (UCI's `go searchmoves`): the host names a set of legal moves
+//! with 'R' (`asm/full/roots.asm`) and the Z80 searches only those at the root, choosing among
+//! them itself. The oracle for "legal" and "in the set" is shakmaty; the oracle for "the
+//! restriction changes nothing else" is the unrestricted search of the same ROM.
 
 use proptest::prelude::Rng;
 use proptest::test_runner::{RngAlgorithm, TestRng};

@@ -1,7 +1,7 @@
-//! Expansion memory (issue #10): the full build's machine with ROM pages behind the 8000h
-//! window, the expansion RAM, the page port and the clock port; the assembler's `PAGE`, the
-//! symbol file, source map and disassembler naming paged addresses `page:addr`; the period
-//! machine unchanged. `tests/banking/banking.asm` is the program.
+//! Expansion memory: the full build's machine with ROM pages behind the 8000h window, the
+//! expansion RAM, the page port and the clock port; the assembler's `PAGE`, the symbol file,
+//! source map and disassembler naming paged addresses `page:addr`; the period machine
+//! unchanged. `tests/banking/banking.asm` is the program.
 
 use z80chess::asm::{assemble_file, assemble_str, Assembly};
 use z80chess::disasm::{self, Symbols};
@@ -192,8 +192,8 @@ fn writes_to_the_window_are_faults() {
 
 #[test]
 fn the_expanded_map_has_ram_at_6000h() {
-    // Issue #35: 8 KiB of RAM at 6000h-7FFFh beside the period RAM, zero at power-on; the
-    // window above it is still ROM.
+    // 8 KiB of RAM at 6000h-7FFFh beside the period RAM, zero at power-on; the window above it
+    // is still ROM.
     let src = "
         ORG 0
         LD A,(6000h)

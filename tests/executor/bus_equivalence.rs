@@ -1,10 +1,10 @@
-//! Issue #34: the batch loop ([`Cpu::run`], which [`Machine::run`] uses) against the
+//! The batch loop ([`Cpu::run`], which [`Machine::run`] uses) against the
 //! instruction-by-instruction path ([`Cpu::step`]; `Machine::run_observed`, the path the
-//! debugger and profiler take, with its bus that reports every access with its T-state),
-//! where timing inside an instruction matters to the firmware: the full build's timed search
-//! reading the clock port, ROM-write faults, the expansion window, interrupts, HALT and
-//! budgets that end mid-program. Every case compares the whole machine (registers with R, Q
-//! and the latches, the counter, memory, the clock latch, the page, the output).
+//! debugger and profiler take, with its bus that reports every access with its T-state), where
+//! timing inside an instruction matters to the firmware: the full build's timed search reading
+//! the clock port, ROM-write faults, the expansion window, interrupts, HALT and budgets that
+//! end mid-program. Every case compares the whole machine (registers with R, Q and the latches,
+//! the counter, memory, the clock latch, the page, the output).
 
 use z80chess::asm::assemble_str;
 use z80chess::firmware::{parse_fen, sargon, Build, Engine};
@@ -340,7 +340,7 @@ fn interrupts_between_batches_are_taken_at_the_same_t_states() {
 /// The address [`Cpu::run`] returns (the one a fault or a watchpoint is reported at) is where
 /// the last instruction began, for every opcode of every page, taken or not, at addresses
 /// where the instruction wraps past FFFFh: the batch loop's handlers find it from the next
-/// PC and the instruction's length where the instruction cannot jump (#34), so this holds
+/// PC and the instruction's length where the instruction cannot jump, so this holds
 /// the lengths to the instructions'.
 #[test]
 fn the_batch_loop_names_the_instruction_it_ended_after() {
@@ -372,7 +372,7 @@ fn the_batch_loop_names_the_instruction_it_ended_after() {
 
 /// SCF and CCF take X and Y from ((Q ^ F) | A), Q being the F the instruction before wrote (0
 /// if it wrote none), which SingleStepTests check through [`Cpu::step`]. The batch loop's
-/// handlers do not store Q each instruction but find it from the counter (#34), so every
+/// handlers do not store Q each instruction but find it from the counter, so every
 /// opcode of every page, followed by SCF or CCF directly, behind a DD or FD prefix and after
 /// a NOP, must leave `Cpu::run` (in slices of odd lengths, so the chains start and end
 /// everywhere) in the same state as `Cpu::step`: registers with Q, the counter and memory.
@@ -430,7 +430,7 @@ fn q_reaches_scf_and_ccf_on_the_batch_loop_as_on_the_step() {
 }
 
 /// The batch loop counts R's M1 cycles in the PC register's upper bits, above 12 bits that
-/// take PC's carries past FFFFh (#34). A loop whose every pass wraps PC (INC A at FFFFh, then
+/// take PC's carries past FFFFh. A loop whose every pass wraps PC (INC A at FFFFh, then
 /// JP FFFFh at 0000h: 14 T, so a chain of 2,048 T wraps 146 times) must leave R, and the
 /// rest, as the step does, whatever the slices.
 #[test]

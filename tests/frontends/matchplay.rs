@@ -284,7 +284,7 @@ fn an_illegal_move_loses_and_is_reported() {
     check_closing(&out, &pgn, "article", &liar);
 }
 
-/// #32 row 5: a UCI engine that answers the handshake but never a `go` loses each game after
+/// A UCI engine that answers the handshake but never a `go` loses each game after
 /// `--engine-timeout` seconds (it used to be waited for 10 minutes a move under --level),
 /// tagged "abandoned" and named in the report, and the match goes on to its next game.
 #[test]

@@ -275,9 +275,9 @@ fn ponder_needs_the_full_build() {
     assert!(err.contains("--ponder: only --build full ponders"), "{err}");
 }
 
-/// #32 row 2: a line that is not UTF-8 (a 0xFF byte) is refused by name wherever a line is
-/// read (a question, a move, a command with a file name), and the session goes on. It used to
-/// end the session silently.
+/// A line that is not UTF-8 (a 0xFF byte) is refused by name wherever a line is read (a
+/// question, a move, a command with a file name), and the session goes on. It used to end the
+/// session silently.
 #[test]
 fn lines_that_are_not_utf8_are_refused() {
     let dir = scratch("not_utf8");
@@ -300,9 +300,9 @@ fn lines_that_are_not_utf8_are_refused() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// #32 row 6: `save` never overwrites: a file that is not a PGN is left as it was, a PGN file
-/// gets the game added after its own (and `load` reads the last game); a `load` of a file with
-/// no game, a bad game or no file changes nothing and says so.
+/// `save` never overwrites: a file that is not a PGN is left as it was, a PGN file gets the
+/// game added after its own (and `load` reads the last game); a `load` of a file with no game,
+/// a bad game or no file changes nothing and says so.
 #[test]
 fn save_and_load_lose_nothing() {
     let keep_pgn = "[Event \"mine\"]\n\n1. d4 d5 *\n";
@@ -346,8 +346,8 @@ fn save_and_load_lose_nothing() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// #32 row 9: `B6f7` (the bishop on the sixth rank; both stand on the e-file) is SAN, at the
-/// prompt and in a PGN `load`; it used to be read as the coordinates b6f7 and refused.
+/// `B6f7` (the bishop on the sixth rank; both stand on the e-file) is SAN, at the prompt and in
+/// a PGN `load`; it used to be read as the coordinates b6f7 and refused.
 #[test]
 fn rank_disambiguation_is_san() {
     let fen = "4B2k/8/4B3/8/8/8/P7/K7 w - - 0 40";

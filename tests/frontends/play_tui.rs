@@ -293,9 +293,9 @@ fn no_pondering_on_a_reply_that_ends_the_game() {
     assert!(a.game.pos().is_checkmate(), "{}", a.game.fen());
 }
 
-/// #32 rows 2 and 6 in the full screen: crossterm drops bytes that are not UTF-8 before they
-/// become keys, and a line holding U+FFFD is refused by name; `save` never overwrites a file
-/// that is not PGN and appends to one that is; a `load` that finds no game changes nothing.
+/// In the full screen: crossterm drops bytes that are not UTF-8 before they become keys, and a
+/// line holding U+FFFD is refused by name; `save` never overwrites a file that is not PGN and
+/// appends to one that is; a `load` that finds no game changes nothing.
 #[test]
 fn the_full_screen_loses_nothing() {
     let dir = std::env::temp_dir().join(format!("z80chess-tui-{}", std::process::id()));

@@ -1,7 +1,6 @@
-//! Issue #12 item 5: the full build keeps its own time (`asm/time.asm`): 'T' gives the time
-//! left, the moves to go and the increment; a timed search ('G' flags bit 1) iterates until
-//! its target, never passes its hard limit, and with deep think (P_FLAGS bit 3) thinks on
-//! after a fail low.
+//! The full build keeps its own time (`asm/full/time.asm`): 'T' gives the time left, the moves
+//! to go and the increment; a timed search ('G' flags bit 1) iterates until its target, never
+//! passes its hard limit, and with deep think (P_FLAGS bit 3) thinks on after a fail low.
 
 use shakmaty::{Chess, Position};
 use z80chess::firmware::params::ParamFile;
@@ -35,7 +34,7 @@ fn timed(e: &mut Engine, level: u8) -> SearchResult {
     }
 }
 
-/// The budget by the rule written in `asm/time.asm`, computed here independently (ticks).
+/// The budget by the rule written in `asm/full/time.asm`, computed here independently (ticks).
 fn expected(left: u64, togo: u32, inc: u64, move_number: u32) -> (u64, u64) {
     let (left, inc) = (left / TICK, inc / TICK);
     let n = if togo == 0 { 30 } else { togo.min(100) } as u64;

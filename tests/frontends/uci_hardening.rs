@@ -1,9 +1,9 @@
-//! Issue #32 through the real binary: what GUIs, bots and scripts send to `z80chess uci` and
-//! `z80chess xboard` that is not the happy path. Every `go` gets exactly one `bestmove`; a
+//! UCI and xboard through the real binary: what GUIs, bots and scripts send to `z80chess uci`
+//! and `z80chess xboard` that is not the happy path. Every `go` gets exactly one `bestmove`; a
 //! line that is not UTF-8 is refused by name; a refused position is never answered for the
-//! previous one; no score that was not computed; host-speed clocks are wall time; the
-//! options lichess-bot sets; xboard's Build full, analyze and bad setboard; the end of input
-//! during a search.
+//! previous one; no score that was not computed; host-speed clocks are wall time; the options
+//! lichess-bot sets; xboard's Build full, analyze and bad setboard; the end of input during a
+//! search.
 //!
 //! Nothing here is timed against a deadline: the waits only guard against a hang. Where
 //! time is the point (row 5) the engine's own report of the time it spent is read.
@@ -67,7 +67,7 @@ fn assert_legal(pos: &Chess, m: &str, lines: &[String]) {
     assert!(ok, "{m} is not legal: {lines:?}");
 }
 
-/// Row 1: every `go` of the issue gets exactly one bestmove (a legal one), with an info
+/// Row 1: every `go` below gets exactly one bestmove (a legal one), with an info
 /// string for what was skipped, clamped or refused; `stop` afterwards adds none.
 #[test]
 fn row1_every_go_gets_exactly_one_bestmove() {
@@ -238,7 +238,7 @@ fn spent_ms(lines: &[String]) -> u64 {
 }
 
 /// Row 5: at host speed a GUI clock is wall time: from move 3, 60 s + 1 s on the full build
-/// spends more than half a second (the issue's yardstick: 0.5 to 4 s; today 14 ms at depth
+/// spends more than half a second (the yardstick: 0.5 to 4 s; today 14 ms at depth
 /// 1), searching past the Level; the info string says the clock is wall time. With
 /// PeriodSpeed on, the period machine's time at ClockHz, said too.
 #[test]

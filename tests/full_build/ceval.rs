@@ -1,5 +1,5 @@
-//! Issue #35: the cheap stage of a quiescence node's static score (`asm/full/ceval.asm`,
-//! P_FLAGS2 bit 4 F2_CEVAL, margins P_CEMN / P_CEMC).
+//! The cheap stage of a quiescence node's static score (`asm/full/ceval.asm`, P_FLAGS2 bit 4
+//! F2_CEVAL, margins P_CEMN / P_CEMC).
 //!
 //! - The Z80 decides as its model at every quiescence node of level-2 searches over random
 //!   middlegames and endings and the bench's middlegames, default and random margins,

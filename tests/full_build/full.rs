@@ -1,9 +1,9 @@
-//! The full build's frame (issue #10): with its default parameters it is the article's program
-//! in 16-bit scores (same moves, same trees, scores ×32); its parameter blocks load through the
-//! protocol and change what the Z80 computes; `eval`'s terms add up on every bench position.
+//! The full build's frame: with its default parameters it is the article's program in 16-bit
+//! scores (same moves, same trees, scores ×32); its parameter blocks load through the protocol
+//! and change what the Z80 computes; `eval`'s terms add up on every bench position.
 //!
-//! Keep `full_with_defaults_is_the_article` alive as knowledge is added: from #11 on it runs
-//! with the knowledge weights at 0 and the search additions off.
+//! Keep `full_with_defaults_is_the_article` alive as knowledge is added: it runs with the
+//! knowledge weights at 0 and the search additions off.
 
 use shakmaty::{uci::UciMove, Chess, Position};
 use z80chess::firmware::eval::Evaluation;
@@ -43,8 +43,8 @@ fn load(build: Build, fen: &str) -> Engine {
     e
 }
 
-/// The parameter file that makes `full` the article's program: every knowledge weight (#11) at 0
-/// and the search additions (#12) off.
+/// The parameter file that makes `full` the article's program: every knowledge weight at 0 and
+/// the search additions off.
 const ARTICLE_PARAMS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/full/article.params");
 
 /// `build` on `fen`; the full build with `tests/full/article.params` loaded.

@@ -1,4 +1,4 @@
-//! Issue #11: Cray Blitz's positional knowledge in the full build (`asm/knowledge.asm`).
+//! Cray Blitz's positional knowledge in the full build (`asm/full/knowledge.asm`).
 //!
 //! - Per term a data row (FEN, level, expected move): with the default block the full build
 //!   plays the move that carries the term's idea; with only that term's weights at 0 it does not.
@@ -765,10 +765,11 @@ fn terms_of_the_game_turn_the_move() {
             "d2d4 d7d5 g1f3 g8f6 e2e3 e7e6 f1d3 f8d6 e1g1 e8g8 b1d2 b8d7 d1e2",
         ),
     ];
-    // The rows were chosen in the search of before #35 (its bits off: `P_FLAGS2 = 1`), where
-    // each term turns the move to the one named; in today's search (quiescence, ordering, lazy
-    // evaluation) each term still turns the move, though the defaults may find another (the
-    // moved-twice row: Qd1-d3 at level 3, neither piece's second move).
+    // The rows were chosen in the search of before the period-strength work (ordering,
+    // quiescence and lazy evaluation off: `P_FLAGS2 = 1`), where each term turns the move to
+    // the one named; in today's search (quiescence, ordering, lazy evaluation) each term still
+    // turns the move, though the defaults may find another (the moved-twice row: Qd1-d3 at
+    // level 3, neither piece's second move).
     let mut bad = Vec::new();
     for &(w, level, want, moves) in rows {
         let best = |text: &str| {
@@ -779,7 +780,7 @@ fn terms_of_the_game_turn_the_move() {
         let without = best(&format!("P_FLAGS2 = 1\n{w} = 0\n"));
         if with != want || without == want {
             bad.push(format!(
-                "{w} (before #35): default {with}, without {without}, want {want}"
+                "{w} (before the period-strength work): default {with}, without {without}, want {want}"
             ));
         }
         let (with, without) = (best(""), best(&format!("{w} = 0\n")));

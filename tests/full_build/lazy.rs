@@ -1,5 +1,4 @@
-//! Issue #35 step 3: lazy evaluation in the full build's POINTS (`asm/full/lazy.asm`, P_FLAGS2
-//! bit 3 F2_LAZY).
+//! Lazy evaluation in the full build's POINTS (`asm/full/lazy.asm`, P_FLAGS2 bit 3 F2_LAZY).
 //!
 //! - The bound is sound: over random positions of every phase (openings, middlegames,
 //!   endgames, pawn endings, Lüscher's endings), at every leaf of a level-1 search (every legal
@@ -333,8 +332,8 @@ fn a_z80_margin_without_the_exchange_loss_fails() {
 fn bench_search(fen: &str, level: u8, lazy: bool) -> (z80chess::firmware::SearchResult, u32) {
     let pos = z80chess::firmware::parse_fen(fen).unwrap();
     let mut e = Engine::new(Build::Full).unwrap();
-    // The bit alone against the search of before #35 (`P_FLAGS2 = 1`: the ROM's defaults
-    // now have it on, with ordering and quiescence).
+    // The bit alone against the search of before the period-strength work (`P_FLAGS2 = 1`: the
+    // ROM's defaults now have it on, with ordering and quiescence).
     let text = if lazy {
         "P_FLAGS2 = 9\n"
     } else {

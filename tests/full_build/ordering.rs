@@ -1,5 +1,5 @@
-//! Issue #35 step 1: the full build's cheap interior ordering (`asm/full/order.asm`, P_FLAGS2
-//! bit 1 F2_ORDER), held to a host model.
+//! The full build's cheap interior ordering (`asm/full/order.asm`, P_FLAGS2 bit 1 F2_ORDER),
+//! held to a host model.
 //!
 //! - On random legal positions, with random killers and history written into the Z80's RAM
 //!   and sometimes a table move, the order ORDER (then TTFRONT) links is the model's: the table

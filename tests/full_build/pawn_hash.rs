@@ -1,4 +1,4 @@
-//! Issue #11's pawn-structure hash (asm/pawnhash.asm, P_FLAGS bit 6): KNOW's pawn work kept per
+//! The pawn-structure hash (asm/full/pawnhash.asm, P_FLAGS bit 6): KNOW's pawn work kept per
 //! pawn structure. It must change no search (same move, score and tree with it on and off), pay
 //! for itself in T-states, and its key, kept by MOVE and UNMOVE, must always be the board's.
 

@@ -1,6 +1,6 @@
-//! The principal variation (issue #32): the full build keeps its line in Z80 (a triangular
-//! table, `asm/pv.asm`) and reports it per depth and with its move; the period builds report
-//! the move alone. The oracle is shakmaty: every line is played out from the root.
+//! The principal variation: the full build keeps its line in Z80 (a triangular table,
+//! `asm/full/pv.asm`) and reports it per depth and with its move; the period builds report the
+//! move alone. The oracle is shakmaty: every line is played out from the root.
 //!
 //! What can be proved of the line at a fixed level (the table and aspiration off, as by
 //! default): every node on it below the level took a move that raised its running best (a node

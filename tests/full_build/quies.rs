@@ -1,5 +1,5 @@
-//! Issue #35 step 2: the full build's quiescence search (`asm/full/quies.asm`, P_FLAGS2 bit 2
-//! F2_QUIES), held to a host model.
+//! The full build's quiescence search (`asm/full/quies.asm`, P_FLAGS2 bit 2 F2_QUIES), held to
+//! a host model.
 //!
 //! - On random positions (random games from the start and the bench's middlegames, captures
 //!   preferred), every quiescence search a level-1 or level-2 search runs (one per leaf) is the

@@ -1,5 +1,5 @@
-//! Issue #12, Cray Blitz's search craft in the `full` build: the transposition table (P_FLAGS
-//! bit 0) and aspiration windows (bit 1), each switchable, with the flags off the article's tree.
+//! Cray Blitz's search craft in the `full` build: the transposition table (P_FLAGS bit 0) and
+//! aspiration windows (bit 1), each switchable, with the flags off the article's tree.
 
 use std::path::Path;
 
@@ -8,7 +8,7 @@ use z80chess::firmware::{parse_fen, sargon, Build, Engine, SearchResult};
 use z80chess::profile::bench::POSITIONS;
 
 // ---------------------------------------------------------------------------------------------
-// The key table: generated here, committed as asm/zobrist.asm.
+// The key table: generated here, committed as asm/full/zobrist.asm.
 // ---------------------------------------------------------------------------------------------
 
 /// splitmix64 (Steele, Lea, Flood 2014): the key table's generator.
@@ -20,7 +20,7 @@ fn splitmix64(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The text of asm/zobrist.asm: 4096 32-bit keys filling expansion ROM page 3.
+/// The text of asm/full/zobrist.asm: 4096 32-bit keys filling expansion ROM page 3.
 fn zobrist_asm() -> String {
     let mut s = String::from(
         "; ===========================================================================\n\

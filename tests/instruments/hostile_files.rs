@@ -1,6 +1,6 @@
-//! Issue #32 rows 7, 8, 10, 11 and 12 through the real binary: files that are not files
-//! (`/dev/zero`, a FIFO) or are too large, assembler arithmetic that overflows, `tablebase
-//! probe` on an illegal position, malformed FENs, and the `cpm` cycle limit.
+//! Hostile input through the real binary: files that are not files (`/dev/zero`, a FIFO) or are
+//! too large, assembler arithmetic that overflows, `tablebase probe` on an illegal position,
+//! malformed FENs, and the `cpm` cycle limit.
 //!
 //! Each child runs with its address space capped (so the old behaviour, reading `/dev/zero`
 //! until memory runs out, fails fast instead of taking the machine down) and is killed if it
@@ -79,7 +79,7 @@ fn mkfifo(path: &Path) {
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0, "mkfifo");
 }
 
-// ---------- row 7: regular files only, and a size cap ----------
+// ---------- regular files only, and a size cap ----------
 
 #[test]
 fn asm_include_and_incbin_of_a_device_or_fifo_are_refused_at_file_line_col() {
@@ -159,7 +159,7 @@ fn params_and_cpm_of_a_device_or_fifo_are_refused_by_name() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-// ---------- row 8: assembler arithmetic ----------
+// ---------- assembler arithmetic ----------
 
 #[test]
 fn asm_overflow_and_long_shifts_are_errors_at_file_line_col() {
@@ -192,7 +192,7 @@ fn asm_overflow_and_long_shifts_are_errors_at_file_line_col() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-// ---------- row 10: tablebase probe ----------
+// ---------- tablebase probe ----------
 
 #[test]
 fn tablebase_probe_checks_the_position_before_building_anything() {
@@ -256,7 +256,7 @@ fn tablebase_probe_says_what_it_builds_and_where() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-// ---------- row 11: malformed FENs ----------
+// ---------- malformed FENs ----------
 
 const BAD_FENS: [(&str, &str); 6] = [
     ("4k3/8/8/8/8/8/8/4K3/ w - - 0 1", "board field"),
@@ -303,7 +303,7 @@ fn malformed_fens_are_refused_with_the_field_named_by_every_reader() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-// ---------- row 12: cpm's cycle limit ----------
+// ---------- cpm's cycle limit ----------
 
 #[test]
 fn cpm_has_a_documented_default_limit_and_0_means_none() {

@@ -1,11 +1,11 @@
-//! The search's progress between slices (issue #32: UCI's `currmove`, `currmovenumber` and
-//! `seldepth`, [`Engine::progress`]). A level-3 search of bench positions is stopped at every
-//! slice boundary of a small budget, and what the host reads is checked against shakmaty's
-//! legal moves and against what must hold of a search: a pass numbers the root's moves
-//! 1, 2, ... count without going back, one move per number, every legal move (or every
-//! move of the full build's set) gets its number in a pass that completes, and the selective
-//! depth never falls, never exceeds the firmware's deepest ply, and (full build, where it is
-//! exact) is at least every depth completed.
+//! The search's progress between slices (UCI's `currmove`, `currmovenumber` and `seldepth`,
+//! [`Engine::progress`]). A level-3 search of bench positions is stopped at every slice
+//! boundary of a small budget, and what the host reads is checked against shakmaty's legal
+//! moves and against what must hold of a search: a pass numbers the root's moves 1, 2, ...
+//! count without going back, one move per number, every legal move (or every move of the full
+//! build's set) gets its number in a pass that completes, and the selective depth never falls,
+//! never exceeds the firmware's deepest ply, and (full build, where it is exact) is at least
+//! every depth completed.
 
 use std::collections::{BTreeMap, BTreeSet};
 use z80chess::firmware::{

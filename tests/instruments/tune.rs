@@ -1,6 +1,6 @@
-//! `z80chess tune` (issue #11's tuning): the fit finds weights it is given the answer for, the
-//! Z80's terms are the products the fit assumes, and the command turns games into a parameter
-//! file that loads (bad input named).
+//! `z80chess tune`: the fit finds weights it is given the answer for, the Z80's terms are the
+//! products the fit assumes, and the command turns games into a parameter file that loads (bad
+//! input named).
 
 use std::process::Command;
 use z80chess::firmware::params::ParamFile;
