@@ -4,11 +4,9 @@
 #![allow(dead_code)]
 
 use std::collections::HashSet;
-use std::path::PathBuf;
-use std::sync::{Mutex, OnceLock};
 use z80chess::luscher::kbnk::{self, Kbnk};
 use z80chess::tablebase::men::{in_check, legal_moves, Men, RawMove, BLACK, WHITE};
-use z80chess::tablebase::{Metric, Store, Val};
+use z80chess::tablebase::Val;
 
 /// Above every evaluation: a mate.
 pub const MATE: i32 = 32_000;
@@ -368,21 +366,4 @@ impl<'a> Sim<'a> {
         }
         true
     }
-}
-
-/// Where the KBNK table of the tests is kept: the target's temporary folder, so it is built once
-/// and reused by later runs.
-pub fn kbnk_tables_dir() -> PathBuf {
-    std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("kbnk-tables")
-}
-
-/// Our KBNK table, built on first use behind one lock, so no two tests of a binary build it
-/// into the same folder at once.
-pub fn kbnk_store() -> &'static Mutex<Store> {
-    static S: OnceLock<Mutex<Store>> = OnceLock::new();
-    S.get_or_init(|| {
-        let mut s = Store::new(kbnk_tables_dir(), Metric::Dtm);
-        s.table("KBNK").unwrap();
-        Mutex::new(s)
-    })
 }

@@ -8,4 +8,5 @@ pub mod fuzz_support;
 pub mod kbnk_play;
 pub mod paged_call;
 pub mod playouts;
+pub mod tables;
 pub mod terms;

@@ -12,15 +12,14 @@
 //!   KBBK_SEED, KBBK_G a gradient, KBBK_TRACE).
 
 use std::collections::HashSet;
-use std::sync::{Mutex, OnceLock};
 use z80chess::firmware::{Build, Engine};
 
-use crate::common::paged_call;
+use crate::common::{paged_call, tables};
 use paged_call::{sym, Got, PagedCall};
 use z80chess::tablebase::men::{
     attacks, in_check, legal_moves, Men, RawMove, BISHOP, BLACK, KING, MAX_MEN, WHITE,
 };
-use z80chess::tablebase::{Metric, Store, Val};
+use z80chess::tablebase::{Store, Val};
 
 // ---- the model ------------------------------------------------------------------------
 
@@ -179,14 +178,9 @@ fn eval(p: &Kbbk, w: &Weights, g: &[u8; 64]) -> Verdict {
 
 // ---- the table --------------------------------------------------------------------------
 
-fn store() -> &'static Mutex<Store> {
-    static S: OnceLock<Mutex<Store>> = OnceLock::new();
-    S.get_or_init(|| {
-        let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("kbbk-tables");
-        let mut s = Store::new(d, Metric::Dtm);
-        s.table("KBBK").unwrap();
-        Mutex::new(s)
-    })
+/// A store with our KBBK table in it (built once per test binary, see `common::tables`).
+fn store() -> Store {
+    tables::dtm(&["KBBK"])
 }
 
 fn men_of(p: &Kbbk) -> Men {
@@ -241,7 +235,7 @@ fn positions() -> impl Iterator<Item = Kbbk> {
 
 #[test]
 fn the_models_claims_are_the_tables_on_every_kbbk_position() {
-    let s = store().lock().unwrap_or_else(|e| e.into_inner());
+    let s = store();
     let w = Weights::DEFAULT;
     let (mut n, mut won, mut claimed, mut draws, mut declined) = (0u64, 0u64, 0u64, 0u64, 0u64);
     let mut bad = Vec::new();
@@ -584,7 +578,7 @@ fn env_or(k: &str, d: usize) -> usize {
 #[test]
 #[ignore = "host play for tuning: minutes"]
 fn host_play() {
-    let s = store().lock().unwrap_or_else(|e| e.into_inner());
+    let s = store();
     let mut w = Weights::DEFAULT;
     if let Ok(v) = std::env::var("KBBK_W") {
         let x: Vec<i32> = v.split(',').map(|t| t.parse().unwrap()).collect();

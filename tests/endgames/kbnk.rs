@@ -18,9 +18,8 @@ use crate::common::kbnk_play;
 
 use kbnk_play::{drawn, men_of, randoms, starts, Sim};
 
-use crate::common::paged_call;
+use crate::common::{paged_call, tables};
 use paged_call::{sym, Got, PagedCall};
-use std::sync::Mutex;
 use z80chess::firmware::{Build, Engine};
 use z80chess::luscher::kbnk::{self, eval, Kbnk, Verdict, Weights};
 use z80chess::luscher::kbnk_fit::{legal, norm};
@@ -28,8 +27,9 @@ use z80chess::luscher::kbnk_tables::{tri_index, Tables};
 use z80chess::tablebase::men::{BLACK, WHITE};
 use z80chess::tablebase::{Store, Val};
 
-fn store() -> &'static Mutex<Store> {
-    kbnk_play::kbnk_store()
+/// A store with our KBNK table in it (built once per test binary, see `common::tables`).
+fn store() -> Store {
+    tables::dtm(&["KBNK"])
 }
 
 /// Every legal KBNK position, White strong.
@@ -63,7 +63,7 @@ fn table_value(s: &Store, p: &Kbnk) -> Val {
 
 #[test]
 fn the_models_claims_are_the_tables_on_every_kbnk_position() {
-    let s = store().lock().unwrap_or_else(|e| e.into_inner());
+    let s = store();
     let w = Weights::DEFAULT;
     let (mut n, mut won, mut claimed, mut draws, mut declined) = (0u64, 0u64, 0u64, 0u64, 0u64);
     let mut bad = Vec::new();
@@ -357,7 +357,7 @@ fn grad_index(p: &Kbnk) -> usize {
 #[test]
 #[ignore = "host play for tuning: minutes"]
 fn host_play() {
-    let s = store().lock().unwrap_or_else(|e| e.into_inner());
+    let s = store();
     let env = |k: &str, d: usize| {
         std::env::var(k)
             .ok()
@@ -416,7 +416,7 @@ fn host_play() {
 #[test]
 #[ignore = "fits the gradient: a minute"]
 fn fit() {
-    let s = store().lock().unwrap_or_else(|e| e.into_inner());
+    let s = store();
     const N: usize = 67;
     let mut a = vec![[0f64; N]; N];
     let mut b = [0f64; N];

@@ -26,6 +26,7 @@
 
 use crate::common::kbnk_play;
 
+use crate::common::tables;
 use kbnk_play::{starts, Sim};
 use std::sync::OnceLock;
 use z80chess::luscher::kbnk::Kbnk;
@@ -37,11 +38,9 @@ use z80chess::tablebase::Val;
 fn dense() -> &'static Dense {
     static D: OnceLock<Dense> = OnceLock::new();
     D.get_or_init(|| {
-        // The table is built once, behind the store's lock, for every test of the binary.
-        let _built = kbnk_play::kbnk_store()
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        Dense::load(&kbnk_play::kbnk_tables_dir()).unwrap()
+        // The table is built once per test binary (see `common::tables`).
+        tables::dtm(&["KBNK"]);
+        Dense::load(&tables::dir()).unwrap()
     })
 }
 

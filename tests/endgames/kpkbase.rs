@@ -9,35 +9,23 @@
 //!   with `--ignored`).
 
 use shakmaty::{Chess, Position};
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 use z80chess::firmware::{Build, Engine};
 
 use crate::common::paged_call;
+use crate::common::tables;
 use paged_call::{sym, PagedCall};
-use z80chess::tablebase::{kpk_bitbase, Metric, Store};
+use z80chess::tablebase::{kpk_bitbase, Store};
 
-fn store() -> &'static Mutex<Store> {
-    static S: OnceLock<Mutex<Store>> = OnceLock::new();
-    S.get_or_init(|| {
-        let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("kpkbase-tables");
-        let _ = std::fs::remove_dir_all(&d);
-        Mutex::new(Store::new(d, Metric::Dtm))
-    })
+/// A store with our KPK table in it (built once per test binary, see `common::tables`).
+fn table_store() -> Store {
+    tables::dtm(&["KPK"])
 }
 
-/// The store with the KPK table in it (built by `bits()` on first use): every test that
-/// probes the table goes through here, so none depends on another having run first.
-fn table_store() -> std::sync::MutexGuard<'static, Store> {
-    bits();
-    store().lock().unwrap_or_else(|e| e.into_inner())
-}
-
+/// The bitbase, generated from the KPK table.
 fn bits() -> &'static Vec<u8> {
     static B: OnceLock<Vec<u8>> = OnceLock::new();
-    B.get_or_init(|| {
-        let mut s = store().lock().unwrap_or_else(|e| e.into_inner());
-        kpk_bitbase::generate(&mut s).unwrap()
-    })
+    B.get_or_init(|| kpk_bitbase::generate(&mut table_store()).unwrap())
 }
 
 #[test]

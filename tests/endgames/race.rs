@@ -8,23 +8,9 @@
 //! - Data rows: with the default block the full build plays the move RACE's rule carries;
 //!   with P_RACE = 0 it does not.
 
+use crate::common::tables;
 use shakmaty::{fen::Fen, CastlingMode, Chess, Color, Position};
-use std::sync::{Mutex, OnceLock};
 use z80chess::reference::race::{of_chess, race, Claim};
-use z80chess::tablebase::{Metric, Store};
-
-fn scratch(name: &str) -> std::path::PathBuf {
-    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    if std::env::var_os("RACE_KEEP_TABLES").is_none() {
-        let _ = std::fs::remove_dir_all(&d);
-    }
-    d
-}
-
-fn store() -> &'static Mutex<Store> {
-    static S: OnceLock<Mutex<Store>> = OnceLock::new();
-    S.get_or_init(|| Mutex::new(Store::new(scratch("race-tables"), Metric::Dtm)))
-}
 
 /// A legal position from kings and pawns, or None.
 fn position(wk: u8, bk: u8, wp: &[u8], bp: &[u8], white: bool) -> Option<Chess> {
@@ -104,12 +90,17 @@ impl Checked {
 
 /// Checks every claim on the positions against the table.
 fn check(positions: impl Iterator<Item = Chess>) -> Checked {
-    let mut s = store().lock().unwrap_or_else(|e| e.into_inner());
+    let positions: Vec<Chess> = positions.collect();
+    let mut names: Vec<String> = positions
+        .iter()
+        .map(|pos| z80chess::tablebase::store::material_name(pos).unwrap())
+        .collect();
+    names.sort();
+    names.dedup();
+    let s = tables::dtm(&names.iter().map(String::as_str).collect::<Vec<_>>());
     let mut c = Checked::default();
     for pos in positions {
         c.positions += 1;
-        let name = z80chess::tablebase::store::material_name(&pos).unwrap();
-        s.table(&name).unwrap();
         let v = s.probe(&pos).unwrap();
         if v.is_win() || v.is_loss() {
             c.wins += 1;
@@ -206,8 +197,7 @@ fn draw_rule_is_the_table(
     z80: impl Fn(&mut Z80Race, &z80chess::reference::race::KpPosition) -> bool,
     min_share: f64,
 ) {
-    let mut s = store().lock().unwrap_or_else(|e| e.into_inner());
-    s.table("KPK").unwrap();
+    let s = tables::dtm(&["KPK"]);
     let (mut claims, mut draws, mut wrong) = (0, 0, Vec::new());
     for pos in kpk() {
         let v = s.probe(&pos).unwrap();
@@ -271,8 +261,7 @@ fn the_rook_pawn_draws_are_the_tables() {
 fn the_wrong_bishop_draws_are_the_tables() {
     use z80chess::firmware::{sargon, Build, Engine};
     use z80chess::reference::race::wrong_bishop_draw;
-    let mut s = store().lock().unwrap_or_else(|e| e.into_inner());
-    s.table("KBPK").unwrap();
+    let s = tables::dtm(&["KBPK"]);
     // Every position of K+B+rook pawn v K with the bare king within a step of the queening
     // square (either colour strong, either to move): the claims are there, and just beside.
     // (the claims and every 97th other position, for the Z80)

@@ -11,8 +11,8 @@
 //! - `probe` on hand-checked positions; errors name what was wrong.
 //! - `endgame-test` on KQK with the article build at level 2.
 
+use crate::common::tables;
 use shakmaty::{Chess, EnPassantMode, Position};
-use std::sync::{Mutex, OnceLock};
 use z80chess::firmware::Build;
 use z80chess::tablebase::endgame_test::{self, Class, Rng};
 use z80chess::tablebase::generate::{self, predecessors, successors_in_table};
@@ -34,16 +34,10 @@ fn scratch(name: &str) -> std::path::PathBuf {
     d
 }
 
-/// The five CI tables, built once for all tests of this file.
-fn store() -> &'static Mutex<Store> {
-    static S: OnceLock<Mutex<Store>> = OnceLock::new();
-    S.get_or_init(|| {
-        let mut s = Store::new(scratch("tablebase-ci"), Metric::Dtm);
-        for (name, _) in CI_TABLES {
-            s.table(name).expect("build");
-        }
-        Mutex::new(s)
-    })
+/// The five CI tables (built once per test binary, see `common::tables`).
+fn store() -> Store {
+    let names: Vec<&str> = CI_TABLES.iter().map(|(name, _)| *name).collect();
+    tables::dtm(&names)
 }
 
 fn fen(f: &str) -> Chess {
@@ -52,7 +46,7 @@ fn fen(f: &str) -> Chess {
 
 #[test]
 fn longest_mates_are_the_known_ones_and_every_position_is_consistent() {
-    let s = store().lock().unwrap_or_else(|e| e.into_inner());
+    let s = store();
     for (name, moves) in CI_TABLES {
         let t = s.loaded(name).unwrap();
         let st = generate::stats(&t.layout, &t.data);
@@ -82,7 +76,7 @@ fn longest_mates_are_the_known_ones_and_every_position_is_consistent() {
 
 #[test]
 fn the_corrupted_table_is_caught_by_the_proof() {
-    let s = store().lock().unwrap_or_else(|e| e.into_inner());
+    let s = store();
     let t = s.loaded("KRK").unwrap();
     let mut data = t.data.clone();
     // make one win a move shorter
@@ -118,7 +112,7 @@ fn minimax(s: &Store, pos: &Chess) -> Val {
 
 #[test]
 fn sampled_positions_agree_with_shakmaty_moves() {
-    let s = store().lock().unwrap_or_else(|e| e.into_inner());
+    let s = store();
     let mut rng = Rng::new(7);
     for (name, _) in CI_TABLES {
         let t = s.loaded(name).unwrap();
@@ -222,7 +216,7 @@ fn our_moves_and_unmoves_agree_with_shakmaty() {
 
 #[test]
 fn probe_hand_checked_positions() {
-    let s = store().lock().unwrap_or_else(|e| e.into_inner());
+    let s = store();
     // KPK: the defending king in front, White to move: the opposition holds
     assert_eq!(
         s.probe(&fen("8/4k3/8/4K3/4P3/8/8/8 w - - 0 1")).unwrap(),
@@ -328,7 +322,7 @@ fn errors_name_what_was_wrong() {
 
 #[test]
 fn endgame_test_kqk_article_level_2() {
-    let mut s = store().lock().unwrap_or_else(|e| e.into_inner());
+    let mut s = store();
     // (seed 2: since each game has its own seed for the table's choices, `--jobs`, seed 1's
     // eight games convert none)
     let settings = endgame_test::Settings {
@@ -373,18 +367,16 @@ fn endgame_test_kqk_article_level_2() {
 
 #[test]
 fn hint_reads_built_tables_and_never_builds() {
-    let dir = {
-        let s = store().lock().unwrap_or_else(|e| e.into_inner());
-        s.dir.clone()
-    };
+    let dir = store().dir;
     let h = z80chess::tablebase::verdict::hint(&fen("k7/8/1K6/8/8/8/8/7R w - - 0 1"), &dir);
     assert_eq!(
         h,
         "tablebase KRK: White wins: mate in 1 (1 plies); best: Rh8#"
     );
-    let h = z80chess::tablebase::verdict::hint(&fen("8/8/8/4k3/8/8/3p4/3QK3 w - - 0 1"), &dir);
-    assert!(h.starts_with("no table for KQKP"), "{h}");
-    assert!(!dir.join("KQKP.dtm").exists(), "hint built a table");
+    // (no test of this binary builds KRKN: the shared folder holds what the others asked for)
+    let h = z80chess::tablebase::verdict::hint(&fen("8/8/8/4k3/8/8/3n4/3RK3 w - - 0 1"), &dir);
+    assert!(h.starts_with("no table for KRKN"), "{h}");
+    assert!(!dir.join("KRKN.dtm").exists(), "hint built a table");
     let h = z80chess::tablebase::verdict::hint(&Chess::default(), &dir);
     assert!(h.contains("32 men"), "{h}");
 }
@@ -394,7 +386,7 @@ fn hint_reads_built_tables_and_never_builds() {
 #[test]
 fn endgame_test_results_do_not_depend_on_jobs() {
     use endgame_test::{Limit, Report, Settings};
-    let mut s = store().lock().unwrap_or_else(|e| e.into_inner());
+    let mut s = store();
     let play = |s: &mut Store, limit, games, jobs| -> Report {
         let settings = Settings {
             build: Build::Full,
