@@ -50,6 +50,21 @@ pub struct Args {
     pub movetime_emulated: Option<f64>,
 }
 
+/// The bar of `n` searches on stderr (hidden unless stderr is a terminal and there is more
+/// than one).
+fn progress_bar(n: usize) -> Result<ProgressBar, String> {
+    let bar = if std::io::stderr().is_terminal() && n > 1 {
+        ProgressBar::with_draw_target(Some(n as u64), ProgressDrawTarget::stderr())
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} searches, {elapsed} ({eta} left)")
+            .map_err(|e| e.to_string())?,
+    );
+    Ok(bar)
+}
+
 pub fn regress_cli(a: &Args) -> Result<(), String> {
     let mut cases = Vec::new();
     for f in &a.files {
@@ -94,15 +109,7 @@ pub fn regress_cli(a: &Args) -> Result<(), String> {
             kept.contains(&j.case)
         });
     }
-    let bar = if std::io::stderr().is_terminal() && jobs.len() > 1 {
-        ProgressBar::with_draw_target(Some(jobs.len() as u64), ProgressDrawTarget::stderr())
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} searches, {elapsed} ({eta} left)")
-            .map_err(|e| e.to_string())?,
-    );
+    let bar = progress_bar(jobs.len())?;
     let quiet = a.quiet;
     let outcomes = regress::run_timed(
         &cases,

@@ -307,6 +307,63 @@ impl<'o> Uci<'o> {
         Ok(())
     }
 
+    /// `setoption name Build`: the build, its parameters, and a word when the option list
+    /// changes with it.
+    fn set_build(&mut self, value: &str) -> std::io::Result<()> {
+        let b = match value.to_ascii_lowercase().as_str() {
+            "article" => Build::Article,
+            "1978" => Build::B1978,
+            "full" => Build::Full,
+            _ => {
+                return self.info(&format!(
+                    "setoption Build '{value}': expected article, 1978 or full; ignored"
+                ))
+            }
+        };
+        let was = self.game.build();
+        if let Err(e) = self.game.set_build(b) {
+            self.info(&format!("setoption Build: {e}"))?;
+        } else {
+            if b == Build::Full {
+                if let Err(e) = self.game.set_params(Some(self.params.clone())) {
+                    self.info(&format!("setoption Build: {e}"))?;
+                }
+            }
+            if (was == Build::Full) != (b == Build::Full) {
+                self.info(&format!(
+                    "Build {b}: its options differ from the {was} build's: {}; a GUI \
+                     reads the list once, so send 'uci' again to see it",
+                    if b == Build::Full {
+                        "the P_* parameters apply, MultiPV up to 8"
+                    } else {
+                        "no P_* parameters (kept for Build full), MultiPV 1"
+                    }
+                ))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `setoption name MultiPV`: 1 to 8, kept; the period builds say they search one line.
+    fn set_multipv(&mut self, value: &str) -> std::io::Result<()> {
+        match value.parse::<u8>() {
+            Ok(n) if (1..=MULTIPV_MAX).contains(&n) => {
+                self.multipv = n;
+                if n > self.multipv_max() {
+                    self.info(&format!(
+                        "MultiPV {n}: the {} build searches one line (its firmware has no \
+                     root restriction; MultiPV max 1); kept for Build full",
+                        self.game.build()
+                    ))?;
+                }
+            }
+            _ => self.info(&format!(
+                "setoption MultiPV '{value}': expected 1 to {MULTIPV_MAX}; ignored"
+            ))?,
+        }
+        Ok(())
+    }
+
     fn setoption(&mut self, name: &str, value: &str) -> std::io::Result<()> {
         match name.to_ascii_lowercase().as_str() {
             "level" => match value.parse::<u8>() {
@@ -318,39 +375,7 @@ impl<'o> Uci<'o> {
                     "setoption Level '{value}': expected 1 to 6; ignored"
                 ))?,
             },
-            "build" => {
-                let b = match value.to_ascii_lowercase().as_str() {
-                    "article" => Build::Article,
-                    "1978" => Build::B1978,
-                    "full" => Build::Full,
-                    _ => {
-                        return self.info(&format!(
-                            "setoption Build '{value}': expected article, 1978 or full; ignored"
-                        ))
-                    }
-                };
-                let was = self.game.build();
-                if let Err(e) = self.game.set_build(b) {
-                    self.info(&format!("setoption Build: {e}"))?;
-                } else {
-                    if b == Build::Full {
-                        if let Err(e) = self.game.set_params(Some(self.params.clone())) {
-                            self.info(&format!("setoption Build: {e}"))?;
-                        }
-                    }
-                    if (was == Build::Full) != (b == Build::Full) {
-                        self.info(&format!(
-                            "Build {b}: its options differ from the {was} build's: {}; a GUI \
-                             reads the list once, so send 'uci' again to see it",
-                            if b == Build::Full {
-                                "the P_* parameters apply, MultiPV up to 8"
-                            } else {
-                                "no P_* parameters (kept for Build full), MultiPV 1"
-                            }
-                        ))?;
-                    }
-                }
-            }
+            "build" => self.set_build(value)?,
             n if crate::firmware::params::def(n).is_some() => {
                 let v = match value.parse::<i32>() {
                     Ok(v) => v,
@@ -375,21 +400,7 @@ impl<'o> Uci<'o> {
                     ))?;
                 }
             }
-            "multipv" => match value.parse::<u8>() {
-                Ok(n) if (1..=MULTIPV_MAX).contains(&n) => {
-                    self.multipv = n;
-                    if n > self.multipv_max() {
-                        self.info(&format!(
-                            "MultiPV {n}: the {} build searches one line (its firmware has no \
-                             root restriction; MultiPV max 1); kept for Build full",
-                            self.game.build()
-                        ))?;
-                    }
-                }
-                _ => self.info(&format!(
-                    "setoption MultiPV '{value}': expected 1 to {MULTIPV_MAX}; ignored"
-                ))?,
-            },
+            "multipv" => self.set_multipv(value)?,
             // The GUI decides when to send `go ponder`; the engine needs no switch of its own.
             "ponder" => match value.to_ascii_lowercase().as_str() {
                 "true" | "false" => {}

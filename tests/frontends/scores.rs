@@ -135,8 +135,8 @@ fn every_go_prints_a_scored_info_line_before_bestmove() {
             e.send(go);
             let lines = e.until("bestmove");
             let scored = lines.iter().find(|l| {
-                l.starts_with("info depth ") && l.contains(" score cp ")
-                    || l.contains(" score mate ")
+                l.starts_with("info depth ")
+                    && (l.contains(" score cp ") || l.contains(" score mate "))
             });
             assert!(
                 scored.is_some(),

@@ -282,7 +282,14 @@ fn self_play(build: &str, depth: u8) -> (String, usize) {
     e.send(&format!("setoption name Build value {build}"));
     e.send("ucinewgame");
     e.send("isready");
-    assert_eq!(e.line(), "readyok");
+    // (a change of build between the period and the full kinds is said in an info string)
+    let said = e.until("readyok");
+    assert!(
+        said[..said.len() - 1]
+            .iter()
+            .all(|l| l.starts_with("info string Build ")),
+        "{said:?}"
+    );
     let mut pos = Chess::default();
     let mut moves: Vec<String> = Vec::new();
     let mut seen: HashMap<String, usize> = HashMap::new();
