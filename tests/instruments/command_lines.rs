@@ -80,7 +80,8 @@ fn eval_keeps_its_columns_on_long_names() {
     let cols: Vec<usize> = text
         .lines()
         .filter(|l| l.starts_with("  ") && l.ends_with(')'))
-        .map(|l| l.rfind('(').unwrap())
+        // (in characters: a name may hold a non-ASCII letter, as Lüscher's does)
+        .map(|l| l[..l.rfind('(').unwrap()].chars().count())
         .collect();
     assert!(cols.len() > 60, "{text}");
     assert!(
