@@ -8,7 +8,7 @@ pub use crate::matchplay::MatchArgs as Args;
 /// file that cannot be read or holds a bad position is a bad input (3), checked first.
 pub fn run(a: &Args) -> Result<(), CliError> {
     if let Some(p) = &a.openings {
-        super::readable(p)?;
+        // (its reader names the file as the openings file, with the reason)
         crate::matchplay::openings::load(p).map_err(|e| CliError::Input(e.to_string()))?;
     }
     crate::matchplay::cli(a).map_err(CliError::Run)
