@@ -30,11 +30,52 @@ fn main() -> ExitCode {
             libc::signal(libc::SIGPIPE, libc::SIG_DFL);
         }
     }
+    // The commands that keep SIGPIPE ignored still end quietly when it is their own output's
+    // reader that has gone: an error or a panic (println!'s) then ends the process as SIGPIPE
+    // would, with nothing said.
+    #[cfg(unix)]
+    {
+        let said = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if stdout_gone() {
+                end_by_sigpipe();
+            }
+            said(info);
+        }));
+    }
     match cli.command.run() {
         Ok(()) => ExitCode::SUCCESS,
+        #[cfg(unix)]
+        Err(_) if stdout_gone() => end_by_sigpipe(),
         Err(e) => {
             eprintln!("z80chess: {e}");
             ExitCode::from(e.exit_code())
         }
     }
+}
+
+/// Whether standard output is a pipe whose reader has gone (poll reports an error on the
+/// write end of a pipe with no reader; never on a terminal or a file).
+#[cfg(unix)]
+fn stdout_gone() -> bool {
+    let mut p = libc::pollfd {
+        fd: 1,
+        events: libc::POLLOUT,
+        revents: 0,
+    };
+    // SAFETY: one valid pollfd for the length given, and no wait.
+    let n = unsafe { libc::poll(&mut p, 1, 0) };
+    n > 0 && p.revents & libc::POLLERR != 0
+}
+
+/// End the process as an unhandled SIGPIPE does (the way `head` expects a writer to go).
+#[cfg(unix)]
+fn end_by_sigpipe() -> ! {
+    // SAFETY: resetting a signal's disposition and raising it have no memory-safety
+    // preconditions; the process ends here.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        libc::raise(libc::SIGPIPE);
+    }
+    std::process::exit(141)
 }

@@ -147,9 +147,97 @@ pub fn read_text(path: &Path, cap: u64) -> Result<String, UserFileError> {
     })
 }
 
+/// A script read once, from start to end: a regular file, a pipe (`<(...)`, a FIFO) or a
+/// character device such as `/dev/null` or `/dev/stdin`, at most `cap` bytes as UTF-8 text. A
+/// directory or a socket is refused by name, checked before it is opened; a stream longer
+/// than the cap (`/dev/zero`) is refused once the cap is passed, not read until memory runs
+/// out.
+pub fn read_stream_text(path: &Path, cap: u64) -> Result<String, UserFileError> {
+    check_stream(path)?;
+    let io = |source| UserFileError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    // Opened without blocking (a FIFO with no writer yet opens at once), then read blocking:
+    // a pipe is read to its writer's end; a FIFO nobody writes is an empty script.
+    let mut opts = std::fs::OpenOptions::new();
+    opts.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = opts.open(path).map_err(io)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::io::AsRawFd;
+        let fd = file.as_raw_fd();
+        // SAFETY: fcntl on a descriptor this function owns, reading then setting its flags.
+        let cleared = unsafe {
+            let flags = libc::fcntl(fd, libc::F_GETFL);
+            flags >= 0 && libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) >= 0
+        };
+        if !cleared {
+            return Err(io(std::io::Error::last_os_error()));
+        }
+    }
+    let mut bytes = Vec::new();
+    file.take(cap + 1).read_to_end(&mut bytes).map_err(io)?;
+    if bytes.len() as u64 > cap {
+        return Err(UserFileError::TooLarge {
+            path: path.to_path_buf(),
+            cap,
+        });
+    }
+    String::from_utf8(bytes).map_err(|_| {
+        io(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "stream did not contain valid UTF-8",
+        ))
+    })
+}
+
+/// What [`read_stream_text`] checks before it opens `path`: it exists and is neither a
+/// directory nor a socket (a command checks its script this way before its work starts).
+pub fn check_stream(path: &Path) -> Result<(), UserFileError> {
+    let meta = std::fs::metadata(path).map_err(|source| UserFileError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let ft = meta.file_type();
+    if ft.is_dir() {
+        return Err(UserFileError::Directory {
+            path: path.to_path_buf(),
+        });
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_socket() || ft.is_block_device() {
+            return Err(UserFileError::NotRegular {
+                path: path.to_path_buf(),
+                kind: kind_of(&ft),
+            });
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_script_may_be_a_pipe_or_a_device_within_the_cap() {
+        assert_eq!(read_stream_text(Path::new("/dev/null"), 10).unwrap(), "");
+        let e = read_stream_text(Path::new("/dev/zero"), 1000).unwrap_err();
+        assert!(
+            matches!(e, UserFileError::TooLarge { cap: 1000, .. }),
+            "{e}"
+        );
+        let e = read_stream_text(Path::new("/"), 10).unwrap_err();
+        assert!(matches!(e, UserFileError::Directory { .. }), "{e}");
+    }
 
     #[test]
     fn devices_directories_and_large_files_are_refused_by_name() {

@@ -77,8 +77,10 @@ pub enum LuscherCommand {
     },
     /// The active configurations of every man and their weights, with a fitted model.
     Eval {
+        /// The position (its ending's model must have been fitted with `luscher fit`).
         #[arg(long)]
         fen: String,
+        /// Where the tables and the fitted models are kept.
         #[arg(long, default_value = crate::tablebase::verdict::DEFAULT_DIR)]
         dir: PathBuf,
     },

@@ -182,10 +182,11 @@ impl EngineArgs {
 /// Where a one-position command starts: `--fen`, or `--moves` from the start.
 #[derive(Clone, Debug, clap::Args)]
 pub struct PositionArgs {
-    /// The position (moved bits and move number by the 1978 test-suite convention).
+    /// The position (moved bits and move number by the 1978 test-suite convention);
+    /// `startpos` is the initial position.
     #[arg(long, conflicts_with = "moves")]
     pub fen: Option<String>,
-    /// Moves from the start, in UCI notation ("e2e4 e7e5 ..."), played in the firmware.
+    /// Moves from the start, in coordinates or SAN ("e2e4 e7e5 Nf3"), played in the firmware.
     #[arg(long)]
     pub moves: Option<String>,
 }
@@ -197,24 +198,14 @@ pub fn load_params(path: Option<&Path>) -> Result<Option<ParamFile>, CliError> {
 }
 
 /// `--fen` / `--moves` checked before a run: the FEN by the one checked reader, each move
-/// legal in turn (UCI notation, from the start).
+/// legal in turn (coordinates or SAN, from the start).
 pub fn check_position(fen: Option<&str>, moves: Option<&str>) -> Result<(), CliError> {
-    use shakmaty::Position;
     if let Some(f) = fen {
         crate::firmware::parse_fen(f).map_err(|e| CliError::Input(e.to_string()))?;
     }
     if let Some(ms) = moves {
-        let mut pos = shakmaty::Chess::default();
-        for (i, t) in ms.split_whitespace().enumerate() {
-            let m = t
-                .parse::<shakmaty::uci::UciMove>()
-                .ok()
-                .and_then(|u| u.to_move(&pos).ok())
-                .ok_or_else(|| {
-                    CliError::Input(format!("--moves: move {} '{t}' is not legal there", i + 1))
-                })?;
-            pos.play_unchecked(m);
-        }
+        crate::firmware::sargon::replay(ms)
+            .map_err(|e| CliError::Input(format!("--moves: {e}")))?;
     }
     Ok(())
 }

@@ -13,10 +13,11 @@ use std::path::PathBuf;
 /// Profile one search: where its T-states go, per routine.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The position (moved bits and move number by the 1978 test-suite convention).
+    /// The position (moved bits and move number by the 1978 test-suite convention);
+    /// `startpos` is the initial position.
     #[arg(long, conflicts_with = "moves")]
     pub fen: Option<String>,
-    /// Moves from the start, in UCI notation ("e2e4 e7e5 ..."), played in the firmware.
+    /// Moves from the start, in coordinates or SAN ("e2e4 e7e5 Nf3"), played in the firmware.
     #[arg(long)]
     pub moves: Option<String>,
     /// Look-ahead in plies (1-8).
@@ -164,7 +165,15 @@ pub fn profile_cli(a: &Args) -> Result<(), String> {
     Ok(())
 }
 
-/// Run `z80chess profile`.
+/// Run `z80chess profile`: a bad position, level or parameter file is a bad input (3).
 pub fn run(a: &Args) -> Result<(), CliError> {
+    if !(1..=8).contains(&a.level) {
+        return Err(CliError::Input(format!(
+            "level {}: the firmware searches 1 to 8 plies",
+            a.level
+        )));
+    }
+    super::check_position(a.fen.as_deref(), a.moves.as_deref())?;
+    super::load_params(a.params.as_deref())?;
     profile_cli(a).map_err(CliError::Run)
 }

@@ -50,6 +50,21 @@ pub struct Args {
     pub movetime_emulated: Option<f64>,
 }
 
+/// The bar of `n` searches on stderr (hidden unless stderr is a terminal and there is more
+/// than one).
+fn progress_bar(n: usize) -> Result<ProgressBar, String> {
+    let bar = if std::io::stderr().is_terminal() && n > 1 {
+        ProgressBar::with_draw_target(Some(n as u64), ProgressDrawTarget::stderr())
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} searches, {elapsed} ({eta} left)")
+            .map_err(|e| e.to_string())?,
+    );
+    Ok(bar)
+}
+
 pub fn regress_cli(a: &Args) -> Result<(), String> {
     let mut cases = Vec::new();
     for f in &a.files {
@@ -94,15 +109,7 @@ pub fn regress_cli(a: &Args) -> Result<(), String> {
             kept.contains(&j.case)
         });
     }
-    let bar = if std::io::stderr().is_terminal() && jobs.len() > 1 {
-        ProgressBar::with_draw_target(Some(jobs.len() as u64), ProgressDrawTarget::stderr())
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} searches, {elapsed} ({eta} left)")
-            .map_err(|e| e.to_string())?,
-    );
+    let bar = progress_bar(jobs.len())?;
     let quiet = a.quiet;
     let outcomes = regress::run_timed(
         &cases,
@@ -110,10 +117,14 @@ pub fn regress_cli(a: &Args) -> Result<(), String> {
         opts.jobs,
         opts.params.as_ref(),
         a.movetime_emulated,
-        |_, o| {
+        |k, o| {
             bar.inc(1);
             if !quiet || matches!(o.verdict, Verdict::Fail | Verdict::Error) {
-                bar.suspend(|| println!("{}", regress::describe(o)));
+                let mut line = regress::describe(o);
+                if o.verdict == Verdict::Fail {
+                    line = format!("{line} ({})", regress::expected(&cases[jobs[k].case]));
+                }
+                bar.suspend(|| println!("{line}"));
             }
         },
     );
@@ -164,13 +175,30 @@ pub fn regress_cli(a: &Args) -> Result<(), String> {
     if failed_cmp {
         return Err("the results differ from the baseline (see above)".into());
     }
-    if baseline.is_none() && failed > 0 && a.record.is_none() {
+    if baseline.is_none() && failed > 0 {
         return Err(format!("{failed} positions failed"));
     }
     Ok(())
 }
 
-/// Run `z80chess regress`.
+/// Run `z80chess regress`: a file that cannot be read (the positions, the baseline, the
+/// parameters) or a level out of range is a bad input (3), checked before the work starts.
 pub fn run(a: &Args) -> Result<(), CliError> {
+    for f in a.files.iter().chain(&a.compare) {
+        super::readable(f)?;
+    }
+    for f in &a.files {
+        regress::load_cases(f).map_err(CliError::Input)?;
+    }
+    if let Some(f) = &a.compare {
+        let text = crate::userfile::read_text(f, crate::userfile::MAX_FILE)?;
+        regress::parse_golden(&text, &f.display().to_string()).map_err(CliError::Input)?;
+    }
+    if let Some(l) = a.level.filter(|l| !(1..=8).contains(l)) {
+        return Err(CliError::Input(format!(
+            "level {l}: the firmware searches 1 to 8 plies"
+        )));
+    }
+    super::load_params(a.params.as_deref())?;
     regress_cli(a).map_err(CliError::Run)
 }

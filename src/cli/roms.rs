@@ -1,4 +1,4 @@
-//! `z80chess roms [--check]`: [`crate::firmware::rom::build_roms`], its lines printed.
+//! `z80chess roms [--check] [--dir DIR]`: [`crate::firmware::rom::build_roms`], its lines printed.
 
 use super::CliError;
 use std::path::{Path, PathBuf};
@@ -9,17 +9,34 @@ pub struct Args {
     /// Only compare roms/ with what asm/ assembles to.
     #[arg(long)]
     pub check: bool,
+    /// The source tree (holding asm/ and roms/); by default the current directory.
+    #[arg(long, default_value = ".")]
+    pub dir: PathBuf,
 }
 
-/// Run `z80chess roms`: from the working directory when it holds `asm/`, else from the
-/// source tree the binary was built from.
+/// Run `z80chess roms` on `--dir` (the current directory by default), which must hold
+/// `asm/`: a tree without it is a bad input (3), never another tree read in its place. The
+/// first line says which tree.
 pub fn run(a: &Args) -> Result<(), CliError> {
-    let root = if Path::new(crate::firmware::rom::MAIN).exists() {
-        PathBuf::from(".")
-    } else {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-    };
-    cli(&root, a.check).map_err(CliError::Run)
+    let main = a.dir.join(crate::firmware::rom::MAIN);
+    if !main.is_file() {
+        return Err(CliError::Input(format!(
+            "{}: no {} here: run `z80chess roms` in the source tree, or give it with --dir",
+            a.dir.display(),
+            crate::firmware::rom::MAIN
+        )));
+    }
+    let shown = std::fs::canonicalize(&a.dir).unwrap_or_else(|_| a.dir.clone());
+    println!(
+        "source tree {} ({})",
+        shown.display(),
+        if a.check {
+            "asm/ compared with roms/"
+        } else {
+            "asm/ assembled into roms/"
+        }
+    );
+    cli(&a.dir, a.check).map_err(CliError::Run)
 }
 
 pub fn cli(root: &Path, check: bool) -> Result<(), String> {

@@ -96,9 +96,33 @@ pub fn describe_score(score: Score) -> String {
                 "{:+.3} pawns against the root (byte {s:02X}h)",
                 score.pawns()
             ),
-            Score::Word(w) => format!("{:+.3} pawns (word {w}, 256 = a pawn)", score.pawns()),
+            Score::Word(w) => format!(
+                "{:+.3} pawns against the root (word {w}, 256 = a pawn)",
+                score.pawns()
+            ),
         },
     }
+}
+
+/// The relative word and the absolute figure: [`describe_score`], then (for a score that is
+/// not a mate) the position's value for the side to move, the root's value added.
+pub fn both_scores(score: Score, root: crate::session::RootValue) -> String {
+    let word = describe_score(score);
+    if score.mate().is_some() {
+        return word;
+    }
+    let unit = if matches!(score, Score::Word(_)) {
+        256.0
+    } else {
+        8.0
+    };
+    format!(
+        "{word}; the position's value for the side to move {:+.2} pawns (cp {}: the root's \
+         {:+.3} added)",
+        crate::session::absolute_cp(score, root) as f64 / 100.0,
+        crate::session::absolute_cp(score, root),
+        root.0 as f64 / unit
+    )
 }
 
 /// A principal variation played out from `pos` by shakmaty: the moves in UCI and in SAN,
@@ -164,12 +188,13 @@ pub fn cli_limited(
         &r,
         crate::profile::evals::Counters::read(&engine).since(before),
     );
+    let root = crate::session::root_value(&engine, pos.turn().is_white()).unwrap_or_default();
     for d in &r.depths {
         println!(
             "info depth {} best {} score {} pv {}",
             d.depth,
             d.best.uci(),
-            describe_score(d.score),
+            both_scores(d.score, root),
             line_text(&pos, &d.pv)?.0
         );
     }
@@ -186,12 +211,12 @@ pub fn cli_limited(
     let score = match r.kind {
         // A book move is played without a search: the score word is whatever was left there.
         SearchKind::Book => "none (a book move: nothing was searched)".to_string(),
-        SearchKind::Stopped => format!("{} (stopped)", describe_score(r.score)),
+        SearchKind::Stopped => format!("{} (stopped)", both_scores(r.score, root)),
         SearchKind::Overflow => format!(
             "{} (a move list overflowed: last completed depth)",
-            describe_score(r.score)
+            both_scores(r.score, root)
         ),
-        SearchKind::Searched => describe_score(r.score),
+        SearchKind::Searched => both_scores(r.score, root),
     };
     println!("score {score}");
     println!(
@@ -204,7 +229,11 @@ pub fn cli_limited(
         r.tstates as f64 / PERIOD_HZ as f64
     );
     if r.evaluations > 0 {
-        println!("tstates/evaluation {}", r.tstates / r.evaluations as u64);
+        println!(
+            "T-states per POINTS call {} (all the search's T-states over every evaluation, \
+             lazy exits and stand-pat returns included; the line below counts full ones only)",
+            group(r.tstates / r.evaluations as u64)
+        );
     }
     if let Limit::Time { secs, .. } = limit {
         let budget = emulated_tstates(secs);

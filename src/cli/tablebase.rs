@@ -58,6 +58,7 @@ pub enum TbCommand {
     /// position must be legal (the checks `search` makes); a table it needs that is not in
     /// --dir is built there first, said on stderr (with a progress bar on a terminal).
     Probe {
+        /// The position (a FEN; `startpos` is the initial position).
         #[arg(long)]
         fen: String,
         #[command(flatten)]
@@ -65,12 +66,14 @@ pub enum TbCommand {
     },
     /// Positions per outcome and the longest win (building the table first if missing).
     Stats {
+        /// The ending: K, the first side's men (QRBNP), K, the other's: KQK, KRKP.
         name: String,
         #[command(flatten)]
         common: Common,
     },
     /// The self-consistency proof over every position of a table (building it if missing).
     Verify {
+        /// The ending: K, the first side's men (QRBNP), K, the other's: KQK, KRKP.
         name: String,
         #[command(flatten)]
         common: Common,
@@ -87,6 +90,7 @@ pub enum TbCommand {
     /// Random positions against Debian's `stockfish`: verdicts agree wherever it sees a
     /// mate, and its mate distance is never shorter than ours.
     CompareStockfish {
+        /// The ending: K, the first side's men (QRBNP), K, the other's: KQK, KRKP.
         name: String,
         #[command(flatten)]
         common: Common,
@@ -99,6 +103,7 @@ pub enum TbCommand {
         /// The Stockfish binary.
         #[arg(long, default_value = "stockfish")]
         stockfish: PathBuf,
+        /// The random generator's seed: the same seed draws the same positions.
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
@@ -265,7 +270,15 @@ fn prove(store: &Store, name: &str) -> Result<(), TablebaseError> {
     }
 }
 
-/// Run `z80chess tablebase`.
+/// Run `z80chess tablebase`: a bad name, FEN or position, or a table file that is not one,
+/// is a bad input (3); anything else that fails, a failed run (1).
 pub fn run(a: &Args) -> Result<(), CliError> {
-    cli(a).map_err(CliError::Run)
+    run_tables(a).map_err(|e| match e {
+        TablebaseError::BadName { .. }
+        | TablebaseError::BadFen { .. }
+        | TablebaseError::Position(_)
+        | TablebaseError::Corrupt { .. }
+        | TablebaseError::Params(_) => CliError::Input(e.to_string()),
+        _ => CliError::Run(e.to_string()),
+    })
 }

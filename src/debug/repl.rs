@@ -51,7 +51,7 @@ pub fn run(args: &DebugArgs) -> Result<(), String> {
     let mut s = session(args)?;
     print(&s.banner());
     if let Some(path) = &args.script {
-        let text = crate::userfile::read_text(path, crate::userfile::MAX_FILE)
+        let text = crate::userfile::read_stream_text(path, crate::userfile::MAX_FILE)
             .map_err(|e| e.to_string())?;
         for line in text.lines() {
             let t = line.trim();

@@ -141,10 +141,18 @@ impl Evaluation {
             if self.white_to_move { "White" } else { "Black" },
             self.per_pawn()
         );
+        // One column for the names, as wide as the longest (counted in characters).
+        let w = self
+            .terms
+            .iter()
+            .map(|t| t.name.chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(5);
         for t in &self.terms {
             let _ = writeln!(
                 s,
-                "  {:<28} {:>+8.3}  ({:+})",
+                "  {:<w$} {:>+8.3}  ({:+})",
                 t.name,
                 t.value as f64 / unit,
                 t.value
@@ -152,7 +160,7 @@ impl Evaluation {
         }
         let _ = writeln!(
             s,
-            "  {:<28} {:>+8.3}  ({:+})\nfor the side to move: {:+.3} pawns ({:+})",
+            "  {:<w$} {:>+8.3}  ({:+})\nfor the side to move: {:+.3} pawns ({:+})",
             "total",
             self.total as f64 / unit,
             self.total,

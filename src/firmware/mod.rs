@@ -316,8 +316,12 @@ impl Engine {
     }
 }
 
-/// Parse a FEN into a legal position; errors name the field or the rule broken.
+/// Parse a FEN into a legal position; errors name the field or the rule broken. The word
+/// `startpos` is the initial position, as UCI and the JSON protocol write it.
 pub fn parse_fen(fen: &str) -> Result<Chess, FirmwareError> {
+    if fen.trim() == "startpos" {
+        return Ok(Chess::default());
+    }
     let parsed = board::read_fen(fen)
         .map_err(|e| FirmwareError::Position(format!("bad FEN '{fen}': {e}")))?;
     parsed

@@ -71,7 +71,7 @@ fn same(a: &Chess, b: &Chess) -> bool {
 pub enum PrepareError {
     #[error("give --fen or --moves, not both")]
     Both,
-    #[error("move {number} '{text}': not a UCI move ({reason})")]
+    #[error("move {number} '{text}': not a move in coordinates or SAN ({reason})")]
     NotUci {
         number: usize,
         text: String,
@@ -87,21 +87,31 @@ pub enum PrepareError {
     Firmware(#[from] FirmwareError),
 }
 
-/// The moves (UCI, spaces between) played from the initial position, each checked.
+/// The moves (coordinates such as `e2e4` or SAN such as `Nf3`, spaces between) played from
+/// the initial position, each checked.
 pub fn replay(moves: &str) -> Result<(Chess, Vec<shakmaty::Move>), PrepareError> {
     let mut pos = Chess::default();
     let mut played = Vec::new();
     for (i, text) in moves.split_whitespace().enumerate() {
-        let uci: UciMove = text.parse().map_err(|e| PrepareError::NotUci {
+        let illegal = |reason: String| PrepareError::Illegal {
             number: i + 1,
             text: text.to_string(),
-            reason: format!("{e}"),
-        })?;
-        let m = uci.to_move(&pos).map_err(|e| PrepareError::Illegal {
-            number: i + 1,
-            text: text.to_string(),
-            reason: format!("{e}"),
-        })?;
+            reason,
+        };
+        let m = match (
+            text.parse::<UciMove>(),
+            text.parse::<shakmaty::san::SanPlus>(),
+        ) {
+            (Ok(uci), _) => uci.to_move(&pos).map_err(|e| illegal(e.to_string()))?,
+            (_, Ok(san)) => san.san.to_move(&pos).map_err(|e| illegal(e.to_string()))?,
+            (Err(e), Err(_)) => {
+                return Err(PrepareError::NotUci {
+                    number: i + 1,
+                    text: text.to_string(),
+                    reason: e.to_string(),
+                })
+            }
+        };
         pos.play_unchecked(m);
         played.push(m);
     }

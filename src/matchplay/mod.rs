@@ -361,6 +361,7 @@ pub fn cli(a: &MatchArgs) -> Result<(), String> {
         ],
         tc: m.tc,
         clock_hz: m.clock_hz,
+        date: crate::session::pgn::today(),
     };
     let mut file = match &a.pgn {
         Some(p) => Some((

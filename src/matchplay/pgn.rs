@@ -1,4 +1,5 @@
-//! Match games as PGN. No date (PGN's "????.??.??"), so the same match writes the same bytes.
+//! Match games as PGN, each dated with the day the match began (UTC), so the games of one
+//! match carry one date.
 
 use super::game::{Record, Side};
 use super::spec::{EngineSpec, TimeControl};
@@ -12,6 +13,8 @@ pub struct Header<'a> {
     pub params_hash: [Option<String>; 2],
     pub tc: TimeControl,
     pub clock_hz: u64,
+    /// The PGN date the match began ("2026.12.07"; `crate::session::pgn::today`).
+    pub date: String,
 }
 
 use crate::session::pgn::{escape, wrap};
@@ -22,7 +25,7 @@ pub fn write(r: &Record, h: &Header) -> String {
     let mut tags: Vec<(String, String)> = vec![
         ("Event".into(), "z80chess match".into()),
         ("Site".into(), "?".into()),
-        ("Date".into(), "????.??.??".into()),
+        ("Date".into(), h.date.clone()),
         ("Round".into(), r.round.to_string()),
         ("White".into(), h.sides[w].name.clone()),
         ("Black".into(), h.sides[b].name.clone()),

@@ -1,7 +1,10 @@
 //! `z80chess serve --json`: a protocol for scripts, one JSON object a line each way.
 //!
-//! Every line in gets exactly one object out (a search's line gets its answer when the search
-//! ends); a line that is not a command gets `{"error": ...}` naming what was wrong, and the
+//! Every line in gets exactly one object out, in the order the lines came (a search's line gets
+//! its answer when the search ends; a line sent during a search, `quit` too, waits for that
+//! answer and runs after it; only `stop` cuts a search short). At the end of input a running
+//! search goes on to its end and is answered, the lines already read run, then the session
+//! ends. A line that is not a command gets `{"error": ...}` naming what was wrong, and the
 //! session goes on. A request's `"id"`, if any, comes back in its answer.
 //!
 //! | in | out |
@@ -12,7 +15,7 @@
 //! | `{"cmd":"stop"}` (during a `go`) | `{"ok":true}`, then the `go`'s answer |
 //! | `{"cmd":"eval"}` | `{"total":..,"side_to_move":..,"per_pawn":..,"terms":{..},"tstates":..}` |
 //! | `{"cmd":"perft","depth":3}` | `{"nodes":..,"tstates":..}` |
-//! | `{"cmd":"moves"}` / `new` / `build` (`"name"`) / `level` (`"level"`) / `quit` | ... |
+//! | `{"cmd":"moves"}` (UCI: `["a2a3",...]`) / `new` / `build` (`"name"`) / `level` (`"level"`) / `quit` | ... |
 //!
 //! A thin adapter: the game, the search driver and the time policy are the session layer's.
 
@@ -152,7 +155,7 @@ impl Serve<'_> {
             }
             "moves" => {
                 let pos = self.game.pos();
-                let ms: Vec<String> = pos.legal_moves().iter().map(|m| crate::session::game::Game::coords(pos, *m)).collect();
+                let ms: Vec<String> = pos.legal_moves().iter().map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string()).collect();
                 Ok(json!({"moves": ms}))
             }
             "eval" => {
@@ -220,12 +223,14 @@ impl Serve<'_> {
             Err(DriveError::Io(e)) => return Err(format!("output failed: {e}")),
             Err(e) => return Err(e.to_string()),
         };
-        Ok(answer(&pos, &result))
+        let root = crate::session::root_value(&self.game.engine, pos.turn().is_white());
+        Ok(answer(&pos, &result, root.unwrap_or_default()))
     }
 }
 
-/// A search's answer as an object.
-fn answer(pos: &Chess, r: &SearchResult) -> Value {
+/// A search's answer as an object; `score_cp` is the position's value for the side to move
+/// (the firmware's score plus the root's value it is measured from).
+fn answer(pos: &Chess, r: &SearchResult, root: crate::session::RootValue) -> Value {
     let pv: Vec<String> = crate::session::pv_text(pos, &r.pv)
         .split_whitespace()
         .map(String::from)
@@ -240,7 +245,7 @@ fn answer(pos: &Chess, r: &SearchResult) -> Value {
     json!({
         "bestmove": r.best.uci(),
         "legal": r.best.to_move(pos).is_some(),
-        "score_cp": scored.then(|| crate::session::score_cp(r.score)),
+        "score_cp": scored.then(|| crate::session::absolute_cp(r.score, root)),
         "mate": if scored { crate::session::mate_in(r.score, &r.depths) } else { None },
         "depth": r.depths.last().map(|d| d.depth),
         "nodes": r.nodes,
@@ -251,28 +256,33 @@ fn answer(pos: &Chess, r: &SearchResult) -> Value {
     })
 }
 
-/// Lines during a search: `stop` answers `{"ok":true}` and moves now; `quit` too, then the
-/// session ends; anything else waits for the search's answer.
+/// Lines during a search: `stop` answers `{"ok":true}` and moves now; every other line
+/// (`quit` too) waits for the search's answer and then runs in turn. At the end of input the
+/// search runs to its end, is answered, and the lines already read run before the session ends.
 struct Ears<'a, 'w> {
     wire: &'a mut Wire<'w>,
 }
 
 impl Listener for Ears<'_, '_> {
     fn listen(&mut self, _: &Search, wait: Option<Duration>) -> std::io::Result<Heard> {
-        if self.wire.quit || self.wire.eof {
-            return Ok(Heard::MoveNow);
+        if self.wire.eof {
+            // Nothing more can come: a held answer (none is held here) is given now.
+            return Ok(if wait.is_none() {
+                Heard::MoveNow
+            } else {
+                Heard::Nothing
+            });
         }
         let l = match super::next_line(self.wire.lines, wait) {
             super::Input::Line(l) => l,
             super::Input::Quiet => return Ok(Heard::Nothing),
             super::Input::Ended => {
                 self.wire.eof = true;
-                return Ok(Heard::MoveNow);
+                return Ok(Heard::Nothing);
             }
         };
         match request(&l) {
-            Ok((cmd, obj)) if cmd == "stop" || cmd == "quit" => {
-                self.wire.quit |= cmd == "quit";
+            Ok((cmd, obj)) if cmd == "stop" => {
                 let mut m = Map::from_iter([("ok".to_string(), Value::Bool(true))]);
                 if let Some(id) = obj.get("id") {
                     m.insert("id".into(), id.clone());

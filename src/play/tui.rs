@@ -381,7 +381,11 @@ impl App {
             Command::Quit => self.quit = true,
             Command::New => self.new_game(),
             Command::Undo => self.undo(),
-            Command::Flip => self.flipped = !self.flipped,
+            Command::Flip => {
+                self.flipped = !self.flipped;
+                let below = if self.flipped { "Black" } else { "White" };
+                self.say(format!("Board turned round: {below} at the bottom."));
+            }
             Command::Hint => {
                 let h = crate::tablebase::verdict::hint(
                     self.game.pos(),
@@ -405,6 +409,8 @@ impl App {
             Command::Switch => {
                 self.abandon();
                 self.human = !self.human;
+                // The player's side at the bottom, as at the start of a game.
+                self.flipped = self.human == Color::Black;
                 self.say(format!("You play {} now.", side_name(self.human)));
             }
             Command::Colour(c) => {

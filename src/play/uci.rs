@@ -26,8 +26,11 @@
 //!   reply without a limit; `ponderhit` turns that same search into the real one, with the
 //!   time `go ponder` gave counted from the `ponderhit` (the work done carries over: nothing
 //!   is searched again); `stop` ends it with a `bestmove`. One `bestmove` either way.
-//! - Scores: `score cp` = (byte - 128) * 100 / 8 from the side to move's view, relative to the
-//!   static evaluation of the root (the firmware's scale); the mate scores FFh and 01h become
+//! - Scores: `score cp` is the position's value for the side to move in centipawns: the
+//!   firmware's score (measured from the root's material and board control) plus that root
+//!   value, both the Z80's numbers ([`crate::session::absolute_cp`]); a move no search scored
+//!   (the book's, a search stopped before depth 1) gets `info depth 0 score cp` of the Z80's
+//!   static evaluation of the position ([`crate::session::static_cp`]); the mate scores become
 //!   `score mate N` / `score mate -N` with N estimated from the depth that first saw the mate
 //!   (see [`crate::session::mate_in`]).
 //! - Options: Level (1-6), Build (article, 1978, full), PeriodSpeed (run at ClockHz in real
@@ -93,7 +96,13 @@ struct Uci<'a> {
     rate: Rate,
     /// The full build's parameters: the command line's file and every `setoption P_...`.
     params: crate::firmware::params::ParamFile,
+    /// `MultiPV`: the lines to report (the full build searches each in Z80; the period
+    /// builds one).
+    multipv: u8,
 }
+
+/// `MultiPV`'s range on the full build (the period builds declare 1 to 1).
+pub const MULTIPV_MAX: u8 = 8;
 
 /// `Move Overhead`'s default and range, in milliseconds.
 pub const OVERHEAD_MS: (u64, u64, u64) = (30, 0, 5000);
@@ -112,6 +121,7 @@ pub fn run_with(game: Game, lines: &Receiver<String>, out: &mut dyn Write) -> Re
         clock_hz: PERIOD_HZ,
         overhead: Duration::from_millis(OVERHEAD_MS.0),
         rate: Rate::default(),
+        multipv: 1,
     };
     while !u.wire.quit {
         let Some(line) = u.wire.next_command() else {
@@ -146,8 +156,73 @@ impl<'o> Uci<'o> {
             wire: &mut self.wire,
             pos,
             ponder,
+            multipv: self.multipv > 1 && self.game.build() == Build::Full,
         };
         (ears, &mut self.game.engine)
+    }
+
+    /// The most lines `MultiPV` gives on the current build.
+    fn multipv_max(&self) -> u8 {
+        if self.game.build() == Build::Full {
+            MULTIPV_MAX
+        } else {
+            1
+        }
+    }
+
+    /// `MultiPV` lines 2, 3, ... after the search gave line 1 (`first`): each is a search by
+    /// the Z80 to the same depth with its root restricted (`'R'`) to the moves no earlier
+    /// line took, among `among` (`go searchmoves`; empty: every legal move). The host ranks
+    /// nothing: each line is the firmware's best of what is left, with its own score.
+    fn other_lines(
+        &mut self,
+        pos: &Chess,
+        first: &SearchResult,
+        among: &[Move],
+    ) -> std::io::Result<()> {
+        let Some(depth) = first.depths.last().map(|d| d.depth) else {
+            return Ok(());
+        };
+        let set: Vec<Move> = if among.is_empty() {
+            pos.legal_moves().to_vec()
+        } else {
+            among.to_vec()
+        };
+        let mut taken = vec![first.best];
+        for k in 2..=self.multipv {
+            let rest: Vec<Move> = set
+                .iter()
+                .filter(|m| !taken.contains(&FwMove::from_move(m)))
+                .copied()
+                .collect();
+            if rest.is_empty() {
+                break;
+            }
+            let started = std::time::Instant::now();
+            let searched = restrict_root_moves(&mut self.game, &rest).and_then(|_| {
+                Search::start(&mut self.game.engine, depth).finish(&mut self.game.engine)
+            });
+            let r = match searched {
+                Ok(r) if !r.depths.is_empty() && r.best.to_move(pos).is_some() => r,
+                Ok(_) => break,
+                Err(e) => {
+                    self.info(&format!("MultiPV line {k}: {e}"))?;
+                    break;
+                }
+            };
+            let root = crate::session::root_value(&self.game.engine, pos.turn().is_white());
+            self.send(&format!(
+                "info depth {depth} multipv {k} score {} nodes {} time {} pv {}",
+                uci_score(r.score, &r.depths, root.unwrap_or_default()),
+                r.nodes,
+                started.elapsed().as_millis(),
+                crate::session::pv_text(pos, &r.pv)
+            ))?;
+            taken.push(r.best);
+        }
+        restrict_root_moves(&mut self.game, &[])
+            .map(drop)
+            .or_else(|e| self.info(&format!("MultiPV: clearing the root set: {e}")))
     }
 
     fn pace(&self) -> Pace {
@@ -178,13 +253,12 @@ impl<'o> Uci<'o> {
                     self.game.build()
                 ))?;
                 // The full build's parameters, as spins (the default block, so every block;
-                // a file given with --params may set the e4 and d4 blocks apart).
+                // a file given with --params may set the e4 and d4 blocks apart): declared
+                // only when the build has them.
                 let current = if self.game.build() == Build::Full {
                     self.game.engine.params().ok()
                 } else {
-                    crate::firmware::Engine::new(Build::Full)
-                        .ok()
-                        .and_then(|mut e| e.params().ok())
+                    None
                 };
                 for p in current.unwrap_or_default() {
                     self.send(&format!(
@@ -192,6 +266,10 @@ impl<'o> Uci<'o> {
                         p.def.name, p.values[0], p.def.min, p.def.max
                     ))?;
                 }
+                self.send(&format!(
+                    "option name MultiPV type spin default 1 min 1 max {}",
+                    self.multipv_max()
+                ))?;
                 self.send("option name Ponder type check default false")?;
                 self.send("option name PeriodSpeed type check default false")?;
                 self.send(&format!(
@@ -229,6 +307,63 @@ impl<'o> Uci<'o> {
         Ok(())
     }
 
+    /// `setoption name Build`: the build, its parameters, and a word when the option list
+    /// changes with it.
+    fn set_build(&mut self, value: &str) -> std::io::Result<()> {
+        let b = match value.to_ascii_lowercase().as_str() {
+            "article" => Build::Article,
+            "1978" => Build::B1978,
+            "full" => Build::Full,
+            _ => {
+                return self.info(&format!(
+                    "setoption Build '{value}': expected article, 1978 or full; ignored"
+                ))
+            }
+        };
+        let was = self.game.build();
+        if let Err(e) = self.game.set_build(b) {
+            self.info(&format!("setoption Build: {e}"))?;
+        } else {
+            if b == Build::Full {
+                if let Err(e) = self.game.set_params(Some(self.params.clone())) {
+                    self.info(&format!("setoption Build: {e}"))?;
+                }
+            }
+            if (was == Build::Full) != (b == Build::Full) {
+                self.info(&format!(
+                    "Build {b}: its options differ from the {was} build's: {}; a GUI \
+                     reads the list once, so send 'uci' again to see it",
+                    if b == Build::Full {
+                        "the P_* parameters apply, MultiPV up to 8"
+                    } else {
+                        "no P_* parameters (kept for Build full), MultiPV 1"
+                    }
+                ))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `setoption name MultiPV`: 1 to 8, kept; the period builds say they search one line.
+    fn set_multipv(&mut self, value: &str) -> std::io::Result<()> {
+        match value.parse::<u8>() {
+            Ok(n) if (1..=MULTIPV_MAX).contains(&n) => {
+                self.multipv = n;
+                if n > self.multipv_max() {
+                    self.info(&format!(
+                        "MultiPV {n}: the {} build searches one line (its firmware has no \
+                     root restriction; MultiPV max 1); kept for Build full",
+                        self.game.build()
+                    ))?;
+                }
+            }
+            _ => self.info(&format!(
+                "setoption MultiPV '{value}': expected 1 to {MULTIPV_MAX}; ignored"
+            ))?,
+        }
+        Ok(())
+    }
+
     fn setoption(&mut self, name: &str, value: &str) -> std::io::Result<()> {
         match name.to_ascii_lowercase().as_str() {
             "level" => match value.parse::<u8>() {
@@ -240,25 +375,7 @@ impl<'o> Uci<'o> {
                     "setoption Level '{value}': expected 1 to 6; ignored"
                 ))?,
             },
-            "build" => {
-                let b = match value.to_ascii_lowercase().as_str() {
-                    "article" => Build::Article,
-                    "1978" => Build::B1978,
-                    "full" => Build::Full,
-                    _ => {
-                        return self.info(&format!(
-                            "setoption Build '{value}': expected article, 1978 or full; ignored"
-                        ))
-                    }
-                };
-                if let Err(e) = self.game.set_build(b) {
-                    self.info(&format!("setoption Build: {e}"))?;
-                } else if b == Build::Full {
-                    if let Err(e) = self.game.set_params(Some(self.params.clone())) {
-                        self.info(&format!("setoption Build: {e}"))?;
-                    }
-                }
-            }
+            "build" => self.set_build(value)?,
             n if crate::firmware::params::def(n).is_some() => {
                 let v = match value.parse::<i32>() {
                     Ok(v) => v,
@@ -283,6 +400,7 @@ impl<'o> Uci<'o> {
                     ))?;
                 }
             }
+            "multipv" => self.set_multipv(value)?,
             // The GUI decides when to send `go ponder`; the engine needs no switch of its own.
             "ponder" => match value.to_ascii_lowercase().as_str() {
                 "true" | "false" => {}
@@ -524,6 +642,9 @@ impl<'o> Uci<'o> {
         if !pace.realtime && !open {
             self.rate.observe(result.tstates, wall);
         }
+        if self.multipv > 1 && self.game.build() == Build::Full {
+            self.other_lines(&pos, &result, &legal)?;
+        }
         self.report(&result, level, elapsed)
     }
 
@@ -540,14 +661,30 @@ impl<'o> Uci<'o> {
         });
         let ms = elapsed.as_millis();
         let secs = r.tstates as f64 / PERIOD_HZ as f64;
+        if r.depths.is_empty() && legal {
+            // No depth scored the move: depth 0 and the Z80's static value of the position.
+            let line = match crate::session::static_cp(&mut self.game.engine) {
+                Ok(cp) => format!(
+                    "info depth 0 score cp {cp} nodes {} time {ms} pv {}",
+                    r.nodes,
+                    r.best.uci()
+                ),
+                Err(e) => format!("info depth 0 string the static evaluation failed: {e}"),
+            };
+            self.send(&line)?;
+        }
+        let pos = self.game.pos();
         match r.kind {
-            SearchKind::Book => self.info(&format!("book move; {} T-states", r.tstates))?,
+            SearchKind::Book => self.info(&format!(
+                "book move (score: the Z80's static evaluation of the position); {} T-states",
+                r.tstates
+            ))?,
             kind if r.depths.is_empty() => {
                 let nps = (r.nodes as u128 * 1000).checked_div(ms).unwrap_or(0);
                 self.send(&format!("info nodes {} nps {nps} time {ms}", r.nodes))?;
                 self.info(&format!(
-                    "{} before depth 1 completed: no score; the move is the firmware's first \
-                     choice ({} T-states)",
+                    "{} before depth 1 completed: scored by the static evaluation; the move is \
+                     the firmware's first choice ({} T-states)",
                     if kind == SearchKind::Overflow {
                         "a move list overflowed"
                     } else {
@@ -558,15 +695,30 @@ impl<'o> Uci<'o> {
             }
             kind => {
                 let depth = r.depths.last().map(|d| d.depth).unwrap_or(0);
-                let score = uci_score(r.score, &r.depths);
+                let root = crate::session::root_value(&self.game.engine, pos.turn().is_white());
+                let score = uci_score(r.score, &r.depths, root.unwrap_or_default());
                 let nps = (r.nodes as u128 * 1000).checked_div(ms).unwrap_or(0);
+                // The last depth's line went out as it completed: said again only if the
+                // answer differs from it; else the totals alone.
+                let told = r
+                    .depths
+                    .last()
+                    .is_some_and(|d| d.best == r.best && d.score == r.score && d.pv == r.pv);
+                let scored = if told {
+                    String::new()
+                } else {
+                    format!(" depth {} score {score}", depth.max(1))
+                };
                 self.send(&format!(
-                    "info depth {}{} score {score} nodes {} nps {nps} time {ms}{} pv {}",
-                    depth.max(1),
+                    "info{scored}{} nodes {} nps {nps} time {ms}{}{}",
                     seldepth_text(&self.game.engine),
                     r.nodes,
                     hashfull_text(&self.game.engine),
-                    crate::session::pv_text(pos, &r.pv)
+                    if told {
+                        String::new()
+                    } else {
+                        format!(" pv {}", crate::session::pv_text(pos, &r.pv))
+                    }
                 ))?;
                 self.info(&format!(
                     "{} at level {level}: {} evaluations, {} XCHNG calls, {} T-states = {secs:.1} s at 2 MHz",
@@ -605,6 +757,8 @@ struct Ears<'a, 'w> {
     pos: &'a Chess,
     /// While pondering: the budget and hold after `ponderhit`.
     ponder: Option<(Budget, bool)>,
+    /// MultiPV is on: the search's lines are line 1.
+    multipv: bool,
 }
 
 impl Ears<'_, '_> {
@@ -651,11 +805,13 @@ impl Listener for Ears<'_, '_> {
         elapsed: Duration,
     ) -> std::io::Result<()> {
         let d = &search.depths[i];
-        let score = uci_score(d.score, &search.depths[..=i]);
+        let root = crate::session::root_value(engine, self.pos.turn().is_white());
+        let score = uci_score(d.score, &search.depths[..=i], root.unwrap_or_default());
         let line = format!(
-            "info depth {}{} score {score} nodes {} time {}{} pv {}",
+            "info depth {}{}{} score {score} nodes {} time {}{} pv {}",
             d.depth,
             seldepth_text(engine),
+            if self.multipv { " multipv 1" } else { "" },
             search.nodes,
             elapsed.as_millis(),
             hashfull_text(engine),
@@ -727,11 +883,16 @@ fn currmove_text(engine: &crate::firmware::Engine, pos: &Chess) -> String {
     }
 }
 
-/// `cp N` or `mate N` for a firmware score.
-pub fn uci_score(score: crate::firmware::Score, depths: &[crate::firmware::DepthReport]) -> String {
+/// `cp N` (the position's value for the side to move: the firmware's score plus the root's
+/// value it is measured from) or `mate N` for a firmware score.
+pub fn uci_score(
+    score: crate::firmware::Score,
+    depths: &[crate::firmware::DepthReport],
+    root: crate::session::RootValue,
+) -> String {
     match crate::session::mate_in(score, depths) {
         Some(n) => format!("mate {n}"),
-        None => format!("cp {}", crate::session::score_cp(score)),
+        None => format!("cp {}", crate::session::absolute_cp(score, root)),
     }
 }
 

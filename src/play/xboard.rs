@@ -673,7 +673,7 @@ impl Listener for Ears<'_, '_> {
     /// A thinking-output line (`post`, analysis): depth, score, centiseconds, nodes, line.
     fn depth(
         &mut self,
-        _: &crate::firmware::Engine,
+        engine: &crate::firmware::Engine,
         search: &Search,
         i: usize,
         elapsed: Duration,
@@ -682,10 +682,12 @@ impl Listener for Ears<'_, '_> {
             return Ok(());
         }
         let d = &search.depths[i];
+        // The position's value for the side to move: the score plus the root's value.
+        let root = crate::session::root_value(engine, self.pos.turn().is_white());
         let score = match crate::session::mate_in(d.score, &search.depths[..=i]) {
             Some(n) if n > 0 => 100_000 + n,
             Some(n) => -100_000 + n,
-            None => crate::session::score_cp(d.score),
+            None => crate::session::absolute_cp(d.score, root.unwrap_or_default()),
         };
         let cs = elapsed.as_millis() / 10;
         let line = format!(

@@ -567,6 +567,32 @@ pub fn run_timed(
 }
 
 /// A result as one line of the report.
+/// What a checked case wanted, in SAN from its position: `expected Rxb2` (`expected Rxb2 or
+/// Qc3`), `expected not Qxb2`; empty for a case that checks nothing.
+pub fn expected(case: &Case) -> String {
+    use shakmaty::Position;
+    let pos = crate::firmware::parse_fen(&case.fen).ok();
+    let san = |uci: &String| -> String {
+        pos.as_ref()
+            .and_then(|p| {
+                let m = uci
+                    .parse::<shakmaty::uci::UciMove>()
+                    .ok()?
+                    .to_move(p)
+                    .ok()?;
+                p.is_legal(m)
+                    .then(|| shakmaty::san::SanPlus::from_move(p.clone(), m).to_string())
+            })
+            .unwrap_or_else(|| uci.clone())
+    };
+    let list = |ms: &[String]| ms.iter().map(san).collect::<Vec<_>>().join(" or ");
+    match (case.best.is_empty(), case.avoid.is_empty()) {
+        (false, _) => format!("expected {}", list(&case.best)),
+        (true, false) => format!("expected not {}", list(&case.avoid)),
+        (true, true) => String::new(),
+    }
+}
+
 pub fn describe(o: &Outcome) -> String {
     if o.verdict == Verdict::Error {
         return format!("{:<12} {:<7} L{} {}", o.id, o.build.name(), o.level, o.mv);
@@ -704,12 +730,15 @@ pub struct Comparison {
     pub cheaper: usize,
     pub new: usize,
     pub missing: usize,
+    /// Positions (id, build, level, FEN) both in the run and in the baseline.
+    pub common: usize,
 }
 
 impl Comparison {
-    /// A move changed, or a cost grew beyond the tolerance.
+    /// A move changed, a cost grew beyond the tolerance, or nothing was compared (no position
+    /// of the run is in the baseline: another file, build or level).
     pub fn failed(&self) -> bool {
-        self.moves_changed > 0 || self.beyond_tolerance > 0
+        self.moves_changed > 0 || self.beyond_tolerance > 0 || self.common == 0
     }
     pub fn summary(&self) -> String {
         format!(
@@ -740,6 +769,7 @@ pub fn compare(baseline: &[Outcome], current: &[Outcome], tolerance_pct: f64) ->
             continue;
         };
         seen.insert(o.key());
+        c.common += 1;
         let mut changed = false;
         if b.mv != o.mv {
             changed = true;
@@ -795,6 +825,13 @@ pub fn compare(baseline: &[Outcome], current: &[Outcome], tolerance_pct: f64) ->
                 b.level
             ));
         }
+    }
+    if c.common == 0 {
+        c.lines.push(
+            "nothing compared: no position of this run (id, build, level, FEN) is in the \
+             baseline"
+                .into(),
+        );
     }
     c
 }

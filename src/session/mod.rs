@@ -26,6 +26,54 @@ pub fn score_cp(score: Score) -> i32 {
     score.centipawns()
 }
 
+/// The root's value that the firmware measures its search scores from, in the build's unit
+/// (1/8 pawn; the full build 1/256), from the side to move's view: the root's material and
+/// board control with development, as the Z80 computed them at the root of its last search
+/// (the period builds' MV0 and BC0, material in pawns (article) or half pawns (1978) and
+/// control in 1/8 pawns; the full build's MV0W + BC0W in words, the sum its own `ROOTV` takes).
+/// A search score plus this is the position's value ([`absolute_cp`]): arithmetic on the Z80's
+/// numbers, no evaluation of the host's. None when the build's symbols do not name them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RootValue(pub i32);
+
+/// Read [`RootValue`] from the Z80's RAM: valid once a search has begun at the root (and
+/// until the next one); the book answers before the search computes it.
+pub fn root_value(engine: &Engine, white_to_move: bool) -> Option<RootValue> {
+    let m = &engine.machine.bus.mem;
+    let byte = |name: &str| Some(m[symbol(engine, name)? as usize] as i8 as i32);
+    let word = |name: &str| {
+        let a = symbol(engine, name)? as usize;
+        Some(i16::from_le_bytes([m[a], m[a + 1]]) as i32)
+    };
+    let white = match engine.build {
+        crate::firmware::Build::Full => word("MV0W")? + word("BC0W")?,
+        crate::firmware::Build::Article => 8 * byte("MV0")? + byte("BC0")?,
+        crate::firmware::Build::B1978 => 4 * byte("MV0")? + byte("BC0")?,
+    };
+    Some(RootValue(if white_to_move { white } else { -white }))
+}
+
+/// The Z80's static evaluation of the position it holds (`'Q'`, [`Engine::eval`]) for the side
+/// to move, in centipawns: how a move that no search scored (a book move, a search stopped
+/// before its first depth) is scored. Run on a copy of the machine, put back after, so the
+/// firmware's state (its root, its counters, its clock) is as it was.
+pub fn static_cp(engine: &mut Engine) -> Result<i32, crate::firmware::FirmwareError> {
+    let saved = engine.machine.clone();
+    let e = engine.eval();
+    engine.machine = saved;
+    let e = e?;
+    Ok(e.side_to_move * 100 / e.per_pawn())
+}
+
+/// A search score as the position's value for the side to move, in centipawns (a pawn = 100):
+/// the firmware's score (measured from the root's value) plus the root's value.
+pub fn absolute_cp(score: Score, root: RootValue) -> i32 {
+    match score {
+        Score::Byte(b) => (b as i32 - 128 + root.0) * 100 / 8,
+        Score::Word(w) => (w as i32 + root.0) * 100 / 256,
+    }
+}
+
 /// Mate scores carry no distance in the firmware (FFh: the engine mates; 01h: it is mated).
 /// Convention: the distance, in moves, is estimated from the iterative search's reports: `d` is
 /// the first completed depth that gave the final best move (the last report's) the mate
@@ -180,5 +228,9 @@ mod tests {
         assert_eq!(mate_in(Score::Word(512), &[]), None);
         assert_eq!(score_cp(Score::Word(-384)), -150);
         assert_eq!(describe_score(Score::Word(64), &[]), "+0.25");
+        // The root's value added in the build's unit, then converted.
+        assert_eq!(absolute_cp(Score::Byte(0x86), RootValue(72)), 975);
+        assert_eq!(absolute_cp(Score::Byte(0x7A), RootValue(-8)), -175);
+        assert_eq!(absolute_cp(Score::Word(64), RootValue(-2304)), -875);
     }
 }

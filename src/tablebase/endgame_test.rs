@@ -608,5 +608,12 @@ pub fn cli(args: &EndgameTestArgs) -> Result<(), String> {
         t / PERIOD_HZ as f64
     );
     println!("{} passed, {} failed", report.passed(), report.failed());
+    if report.failed() > 0 {
+        return Err(format!(
+            "{} of {} games failed (see above)",
+            report.failed(),
+            report.games.len()
+        ));
+    }
     Ok(())
 }

@@ -11,6 +11,11 @@
 //!   against Stockfish at Skill Level 0 at 10 s + 0.1 s, searches stopped at random moments),
 //!   with `tests/clients/relay.py` in the middle counting every `go` and `bestmove`, timing
 //!   `isready` mid-search and feeding a malformed line every ten commands.
+//! - `python_chess_scores_agree_in_sign_with_stockfish`: `tests/clients/signs.py` analyses a
+//!   position with `multipv=3` (three lines, three moves) and plays two games of
+//!   `z80chess uci --build full` against Stockfish; every score z80chess gave is compared with
+//!   Stockfish's own (depth 14) of the same position, and where Stockfish says a side is ahead
+//!   by more than two pawns the signs must agree.
 //! - `xboard_gui_vs_fairymax`: Debian's XBoard under xvfb-run, `-fcp "z80chess xboard"` against
 //!   Fairy-Max, four games to the end, XBoard's debug log read for protocol errors.
 //! - `polyglot_uci_in_xboard`: the same with `z80chess uci` behind Debian's PolyGlot adapter.
@@ -44,9 +49,9 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-#[test]
-#[ignore = "minutes: python-chess, 20 games against Stockfish; see the module doc"]
-fn python_chess_session() {
+/// Run `tests/clients/SCRIPT Z80CHESS GAMES` with python-chess against Stockfish; it must
+/// succeed (`what` names the failure).
+fn python_chess(script: &str, games: &str, what: &str) {
     need("stockfish", "stockfish");
     let python = need("python3", "python3");
     let ok = Command::new(&python)
@@ -55,11 +60,13 @@ fn python_chess_session() {
         .map(|s| s.success())
         .unwrap_or(false);
     assert!(ok, "python-chess is missing: pip install chess");
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/clients/session.py");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/clients")
+        .join(script);
     let out = Command::new(&python)
         .arg(&script)
         .arg(Z80CHESS)
-        .arg("20")
+        .arg(games)
         .env("PATH", path_with_games())
         .output()
         .unwrap();
@@ -67,8 +74,24 @@ fn python_chess_session() {
     println!("{stdout}");
     assert!(
         out.status.success(),
-        "the session failed:\n{stdout}\n{}",
+        "{what}:\n{stdout}\n{}",
         String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+#[ignore = "minutes: python-chess, 20 games against Stockfish; see the module doc"]
+fn python_chess_session() {
+    python_chess("session.py", "20", "the session failed");
+}
+
+#[test]
+#[ignore = "minutes: python-chess analyses with multipv=3 and plays 2 games against Stockfish"]
+fn python_chess_scores_agree_in_sign_with_stockfish() {
+    python_chess(
+        "signs.py",
+        "2",
+        "the scores disagree in sign with Stockfish's, or the session failed",
     );
 }
 

@@ -9,10 +9,12 @@ mod common;
 
 mod clients;
 mod matchplay;
+mod multipv;
 mod play_game;
 mod play_text;
 mod play_tui;
 mod protocol_fuzz;
+mod scores;
 mod serve_json;
 mod time;
 mod uci;

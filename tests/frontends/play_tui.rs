@@ -376,3 +376,52 @@ fn the_full_screen_names_a_bad_argument() {
     a.submit("colour black");
     assert!(a.message.0.contains("You play Black"), "{:?}", a.message);
 }
+
+/// A move that cannot be played is refused with its reason on the screen (in check, `a3`);
+/// the clocks say the Z80's pace as it is (turbo here, not "2 MHz" as if real time).
+#[test]
+fn an_illegal_move_gives_its_reason_and_the_pace_is_named() {
+    let mut a = app(
+        Color::White,
+        false,
+        Some("4k3/8/8/8/8/8/P3q3/4K3 w - - 0 1"),
+    );
+    a.submit("a3");
+    assert!(a.message.1, "{:?}", a.message);
+    assert!(a.game.plies.is_empty());
+    let screen = frozen(&mut a);
+    assert!(screen.contains("'a3' is not legal here"), "{screen}");
+    assert!(screen.contains("Z80: turbo (2 MHz clock)"), "{screen}");
+}
+
+/// `flip` says what it did (the status line no longer tells of the move taken back before);
+/// `switch` puts the player's new side at the bottom; a terminal too small is told so in full.
+#[test]
+fn flip_switch_and_a_small_terminal() {
+    let mut a = app(Color::White, false, None);
+    a.submit("e4");
+    z80_moves(&mut a);
+    a.submit("undo");
+    a.submit("flip");
+    assert!(a.flipped);
+    assert!(
+        a.message.0.contains("Black at the bottom"),
+        "{:?}",
+        a.message
+    );
+    a.submit("flip");
+    assert!(!a.flipped);
+    a.submit("switch");
+    assert!(a.flipped, "the player is Black now: Black at the bottom");
+    a.submit("switch");
+    assert!(!a.flipped);
+    let small = render_text(&a, 40, 10);
+    for word in [
+        "needs at least",
+        "64 x 22",
+        "(this is 40 x 10)",
+        "Esc: quit",
+    ] {
+        assert!(small.contains(word), "{word}: {small}");
+    }
+}

@@ -157,6 +157,73 @@ fn stop_ends_a_deep_search_with_a_move() {
     assert_eq!(v["nodes"].as_u64(), Some(perft(&pos, 1)), "{v}");
 }
 
+/// A script's lines, all sent at once through a pipe that then closes.
+fn piped(lines: &[&str]) -> Vec<Value> {
+    let mut e = Engine::start_with(&["serve", "--json"]);
+    for l in lines {
+        e.send(l);
+    }
+    e.close()
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|err| panic!("not JSON ({err}): {l}")))
+        .collect()
+}
+
+#[test]
+fn a_piped_script_gets_every_line_answered_in_order_and_its_search_runs_to_its_depth() {
+    let script = [
+        r#"{"cmd":"position","fen":"startpos","moves":["e2e4","e7e5"]}"#,
+        r#"{"cmd":"go","depth":3,"id":7}"#,
+        r#"{"cmd":"eval","id":1}"#,
+        r#"{"cmd":"perft","depth":3,"id":2}"#,
+        r#"{"cmd":"moves","id":3}"#,
+        r#"{"cmd":"quit","id":4}"#,
+    ];
+    let answers = piped(&script);
+    let ids: Vec<&Value> = answers.iter().map(|v| &v["id"]).collect();
+    assert_eq!(
+        ids,
+        [
+            &Value::Null,
+            &Value::from(7),
+            &Value::from(1),
+            &Value::from(2),
+            &Value::from(3),
+            &Value::from(4)
+        ],
+        "{answers:?}"
+    );
+    let go = &answers[1];
+    assert_eq!(
+        go["kind"], "searched",
+        "only stop cuts a search short: {go}"
+    );
+    assert_eq!(go["depth"], 3, "{go}");
+    let pos = chess("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+    assert_eq!(
+        answers[3]["nodes"].as_u64(),
+        Some(perft(&pos, 3)),
+        "{answers:?}"
+    );
+    assert_eq!(
+        answers[4]["moves"].as_array().map(Vec::len),
+        Some(29),
+        "{answers:?}"
+    );
+    // Moves in UCI, as every move the protocol sends.
+    let moves = answers[4]["moves"].as_array().unwrap();
+    assert!(moves.contains(&Value::from("g1f3")), "{moves:?}");
+    assert!(moves.contains(&Value::from("e1e2")), "{moves:?}");
+    assert_eq!(answers[5]["ok"], true, "{answers:?}");
+
+    // Without quit, the end of input lets the search finish and answers it before the exit.
+    let answers = piped(&script[..2]);
+    assert_eq!(answers.len(), 2, "{answers:?}");
+    assert_eq!(answers[1]["id"], 7, "{answers:?}");
+    assert_eq!(answers[1]["kind"], "searched", "{answers:?}");
+    assert_eq!(answers[1]["depth"], 3, "{answers:?}");
+}
+
 #[test]
 fn serve_without_a_protocol_is_a_usage_error() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_z80chess"))

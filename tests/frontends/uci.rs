@@ -46,8 +46,7 @@ fn handshake_options_and_bad_lines() {
         "Ponder",
         "PeriodSpeed",
         "ClockHz",
-        "P_PAWN",
-        "P_BCSQ",
+        "MultiPV",
     ] {
         assert!(
             lines
@@ -56,6 +55,31 @@ fn handshake_options_and_bad_lines() {
             "{o}: {lines:?}"
         );
     }
+    // The full build's parameters are declared by the build that has them only.
+    assert!(
+        !lines.iter().any(|l| l.starts_with("option name P_")),
+        "article: {lines:?}"
+    );
+    assert!(
+        lines.contains(&"option name MultiPV type spin default 1 min 1 max 1".to_string()),
+        "{lines:?}"
+    );
+    let mut full = Engine::start_with(&["uci", "--build", "full"]);
+    full.send("uci");
+    let options = full.until("uciok");
+    for o in ["P_PAWN", "P_BCSQ"] {
+        assert!(
+            options
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {o} "))),
+            "{o}: {options:?}"
+        );
+    }
+    assert!(
+        options.contains(&"option name MultiPV type spin default 1 min 1 max 8".to_string()),
+        "{options:?}"
+    );
+    full.quit();
     e.send("isready");
     assert_eq!(e.line(), "readyok");
     for (bad, why) in [
@@ -258,7 +282,14 @@ fn self_play(build: &str, depth: u8) -> (String, usize) {
     e.send(&format!("setoption name Build value {build}"));
     e.send("ucinewgame");
     e.send("isready");
-    assert_eq!(e.line(), "readyok");
+    // (a change of build between the period and the full kinds is said in an info string)
+    let said = e.until("readyok");
+    assert!(
+        said[..said.len() - 1]
+            .iter()
+            .all(|l| l.starts_with("info string Build ")),
+        "{said:?}"
+    );
     let mut pos = Chess::default();
     let mut moves: Vec<String> = Vec::new();
     let mut seen: HashMap<String, usize> = HashMap::new();

@@ -98,3 +98,162 @@ fn a_failed_run_is_1() {
     assert_eq!(c, Some(1), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Every subcommand's bad inputs: a FEN, a position, a file that is missing or is not what
+/// it should be, are 3, whichever command reads them.
+#[test]
+fn each_commands_bad_inputs_are_3() {
+    let dir = std::env::temp_dir().join(format!("z80chess-exit3-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let missing = dir.join("nonexistent");
+    let missing = missing.to_str().unwrap();
+    let epd = dir.join("one.epd");
+    std::fs::write(
+        &epd,
+        "8/7p/5k2/5p2/p1p2P2/Pr1pPK2/1P1R3P/8 b - - bm Rxb2; id \"WAC.002\";\n",
+    )
+    .unwrap();
+    let epd = epd.to_str().unwrap();
+    let bad_epd = dir.join("bad.epd");
+    std::fs::write(&bad_epd, "this is no position; id \"x\";\n").unwrap();
+    let bad_epd = bad_epd.to_str().unwrap();
+    let tables = dir.join("tables");
+    let tables = tables.to_str().unwrap();
+    let bad_fen = "8/8/8/8 w - - 0 1";
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["profile", "--fen", bad_fen],
+        vec!["profile", "--moves", "e4 e4"],
+        vec!["profile", "--level", "9"],
+        vec!["eval", "--fen", bad_fen],
+        vec!["eval", "--moves", "e2e5"],
+        vec!["debug", "--fen", bad_fen, "--batch"],
+        vec!["debug", "--moves", "Nf6", "--batch"],
+        vec!["debug", "-x", missing, "--batch"],
+        vec![
+            "tablebase",
+            "probe",
+            "--fen",
+            "8/8/8/8/8/8/8/8 w - - 0 1",
+            "--dir",
+            tables,
+        ],
+        vec!["tablebase", "probe", "--fen", bad_fen, "--dir", tables],
+        vec!["tablebase", "build", "KXK", "--dir", tables],
+        vec!["regress", missing],
+        vec!["regress", bad_epd],
+        vec!["regress", epd, "--compare", missing],
+        vec!["regress", epd, "--compare", bad_epd],
+        vec!["regress", epd, "--level", "9"],
+        vec![
+            "match",
+            "article",
+            "1978",
+            "--games",
+            "1",
+            "--level",
+            "1",
+            "--openings",
+            missing,
+        ],
+        vec![
+            "match",
+            "article",
+            "1978",
+            "--games",
+            "1",
+            "--level",
+            "1",
+            "--openings",
+            bad_epd,
+        ],
+        vec!["perft", "--fen", bad_fen],
+        vec!["play", "--text", "--fen", bad_fen],
+    ];
+    for args in &cases {
+        let (c, err) = code(args);
+        assert_eq!(c, Some(3), "{args:?}: {err}");
+        assert!(
+            err.contains("z80chess: "),
+            "{args:?}: the error is said: {err}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A run whose checks fail is 1: regress's failures with or without --record, and a
+/// comparison that compares nothing (no position of the run in the baseline).
+#[test]
+fn regress_failures_and_an_empty_comparison_are_1() {
+    let dir = std::env::temp_dir().join(format!("z80chess-exit-rg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // WAC.002 at level 1: the article build does not find Rxb2.
+    let epd = dir.join("one.epd");
+    std::fs::write(
+        &epd,
+        "8/7p/5k2/5p2/p1p2P2/Pr1pPK2/1P1R3P/8 b - - bm Rxb2; id \"WAC.002\"; level 1;\n",
+    )
+    .unwrap();
+    let epd = epd.to_str().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_z80chess"))
+        .args(["regress", epd])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("1 failed"),
+        "the case must fail for this test: {text}"
+    );
+    assert!(
+        text.contains("(expected Rxb2)"),
+        "the failure names the move: {text}"
+    );
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let golden = dir.join("golden.tsv");
+    let (c, err) = code(&["regress", epd, "--record", golden.to_str().unwrap()]);
+    assert_eq!(c, Some(1), "failures with --record: {err}");
+    assert!(golden.exists(), "the record is still written");
+    // The same positions with another build compare nothing: an error, not a pass.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_z80chess"))
+        .args(["regress", epd, "--build", "1978", "--compare"])
+        .arg(&golden)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("nothing compared"), "{text}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `roms` works on the current directory or `--dir`, says which tree, and refuses a tree
+/// without `asm/` (never reading the one the binary was built in instead).
+#[test]
+fn roms_works_on_the_tree_it_is_given() {
+    let empty = std::env::temp_dir().join(format!("z80chess-roms-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_z80chess"))
+        .args(["roms", "--check"])
+        .current_dir(&empty)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("no asm/main.asm") && err.contains("--dir"),
+        "{err}"
+    );
+    let tree = env!("CARGO_MANIFEST_DIR");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_z80chess"))
+        .args(["roms", "--check", "--dir", tree])
+        .current_dir(&empty)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let first = text.lines().next().unwrap_or_default();
+    let canonical = std::fs::canonicalize(tree).unwrap();
+    assert!(
+        first.starts_with("source tree ") && first.contains(&canonical.display().to_string()),
+        "{first}"
+    );
+    std::fs::remove_dir_all(&empty).ok();
+}

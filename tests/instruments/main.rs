@@ -8,12 +8,15 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod closed_pipe;
+mod command_lines;
 mod debug;
 mod debug_fuzz;
 mod debug_parse_fuzz;
 mod debug_reverse;
 mod debug_tui;
 mod exit_codes;
+mod help;
 mod hostile_files;
 mod params_cli;
 mod params_fuzz;

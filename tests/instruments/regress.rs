@@ -246,7 +246,8 @@ fn regress_command_records_and_compares() {
         (out.status.success(), text)
     };
     let (ok, text) = z(&["--level", "1", "--record", gold.to_str().unwrap()]);
-    assert!(ok, "recording succeeds even with failures");
+    assert!(!ok, "failures fail the run, recorded or not");
+    assert!(gold.exists(), "the record is written all the same");
     assert!(
         text.lines().last().unwrap() == "1 passed, 1 failed",
         "{text}"

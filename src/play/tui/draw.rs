@@ -11,7 +11,8 @@ pub fn draw(f: &mut Frame, app: &App) {
             Paragraph::new(format!(
                 "z80chess play needs at least 64 x 22 characters (this is {} x {}).\nEsc: quit",
                 area.width, area.height
-            )),
+            ))
+            .wrap(ratatui::widgets::Wrap { trim: true }),
             area,
         );
         return;
@@ -221,7 +222,8 @@ fn draw_clocks(f: &mut Frame, app: &App, area: Rect) {
             z80
         )));
     }
-    lines.push(Line::from(format!(" Z80 at {}", app.pace.clock_text())));
+    // At period speed or as fast as the host runs ("turbo (2 MHz clock)"), as the pace is.
+    lines.push(Line::from(format!(" Z80: {}", app.pace.describe())));
     f.render_widget(
         Paragraph::new(lines).block(Block::default().borders(Borders::ALL).title(" Clocks ")),
         area,
