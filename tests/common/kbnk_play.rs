@@ -371,9 +371,12 @@ impl<'a> Sim<'a> {
 }
 
 /// Where the KBNK table of the tests is kept: the target's temporary folder, so it is built once
-/// and reused by later runs.
+/// and reused by later runs (a folder per table format and generator, so a table of another
+/// version is never met there).
 pub fn kbnk_tables_dir() -> PathBuf {
-    std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("kbnk-tables")
+    use z80chess::tablebase::store::{FORMAT, GENERATOR};
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("kbnk-tables-{FORMAT}-{GENERATOR}"))
 }
 
 /// Our KBNK table, built on first use behind one lock, so no two tests of a binary build it
