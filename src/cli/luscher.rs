@@ -242,6 +242,30 @@ fn export_models(
     Ok(())
 }
 
+/// `luscher kbnk-tables`: fit KBNK's tables and write them as assembly.
+fn kbnk_tables(
+    dir: &std::path::Path,
+    out: &Option<PathBuf>,
+    force: bool,
+) -> Result<(), LuscherError> {
+    let (out, replace) = output(out, "asm/full/kbnk_tables.asm", force);
+    let table = Store::new(dir, Metric::Dtm).path("KBNK");
+    let dense = dir.join("KBNK.dense");
+    crate::outfile::distinct(
+        &[(&out, "--out")],
+        &[(&table, "the KBNK table"), (&dense, "the KBNK cache")],
+    )?;
+    crate::outfile::check(&out, replace)?;
+    let (t, notes) = crate::luscher::kbnk_tables::generate(dir)?;
+    for n in notes {
+        println!("{n}");
+    }
+    let text = t.asm();
+    crate::outfile::write(&out, text.as_bytes(), replace)?;
+    println!("{}: {} lines", out.display(), text.lines().count());
+    Ok(())
+}
+
 fn run_luscher(args: &Args) -> Result<(), LuscherError> {
     match &args.command {
         LuscherCommand::Fit {
@@ -294,24 +318,7 @@ fn run_luscher(args: &Args) -> Result<(), LuscherError> {
             output(out, "asm/full/luscher_tables.asm", *force),
             pages,
         ),
-        LuscherCommand::KbnkTables { dir, out, force } => {
-            let (out, replace) = output(out, "asm/full/kbnk_tables.asm", *force);
-            let table = Store::new(dir, Metric::Dtm).path("KBNK");
-            let dense = dir.join("KBNK.dense");
-            crate::outfile::distinct(
-                &[(&out, "--out")],
-                &[(&table, "the KBNK table"), (&dense, "the KBNK cache")],
-            )?;
-            crate::outfile::check(&out, replace)?;
-            let (t, notes) = crate::luscher::kbnk_tables::generate(dir)?;
-            for n in notes {
-                println!("{n}");
-            }
-            let text = t.asm();
-            crate::outfile::write(&out, text.as_bytes(), replace)?;
-            println!("{}: {} lines", out.display(), text.lines().count());
-            Ok(())
-        }
+        LuscherCommand::KbnkTables { dir, out, force } => kbnk_tables(dir, out, *force),
         LuscherCommand::Eval { fen, dir } => {
             let pos = store::chess_of(fen)?;
             let name = store::material_name(&pos)?;

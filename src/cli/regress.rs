@@ -53,12 +53,17 @@ pub struct Args {
     pub movetime_emulated: Option<f64>,
 }
 
-pub fn regress_cli(a: &Args) -> Result<(), String> {
+/// `--record` may be written: not an input, not an existing file unless `--force`.
+fn check_record(a: &Args) -> Result<(), String> {
     let mut inputs: Vec<(&std::path::Path, &str)> =
         a.files.iter().map(|f| (f.as_path(), "an input")).collect();
     inputs.extend(a.compare.iter().map(|f| (f.as_path(), "--compare")));
     inputs.extend(a.params.iter().map(|f| (f.as_path(), "--params")));
-    super::outputs(&[(a.record.as_deref(), "--record")], &inputs, a.force)?;
+    super::outputs(&[(a.record.as_deref(), "--record")], &inputs, a.force)
+}
+
+pub fn regress_cli(a: &Args) -> Result<(), String> {
+    check_record(a)?;
     let mut cases = Vec::new();
     for f in &a.files {
         cases.extend(regress::load_cases(f)?);

@@ -474,8 +474,8 @@ fn tuned_file(
     tuned
 }
 
-/// `z80chess tune`: the report, and the tuned file (written to `out` or appended).
-pub fn tune(args: &TuneOptions) -> Result<String, TuneError> {
+/// `--out` may be written: not an input, not an existing file unless `force`.
+fn check_out(args: &TuneOptions) -> Result<crate::outfile::Replace, TuneError> {
     let replace = crate::outfile::Replace::force(args.force);
     if let Some(out) = &args.out {
         let mut inputs: Vec<crate::outfile::Role> = args
@@ -487,6 +487,12 @@ pub fn tune(args: &TuneOptions) -> Result<String, TuneError> {
         crate::outfile::distinct(&[(out, "--out")], &inputs)?;
         crate::outfile::check(out, replace)?;
     }
+    Ok(replace)
+}
+
+/// `z80chess tune`: the report, and the tuned file (written to `out` or appended).
+pub fn tune(args: &TuneOptions) -> Result<String, TuneError> {
+    let replace = check_out(args)?;
     let mut engine = Engine::new(Build::Full)?;
     let mut base = ParamFile::default();
     if let Some(p) = &args.params {
