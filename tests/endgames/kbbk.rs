@@ -182,7 +182,10 @@ fn eval(p: &Kbbk, w: &Weights, g: &[u8; 64]) -> Verdict {
 fn store() -> &'static Mutex<Store> {
     static S: OnceLock<Mutex<Store>> = OnceLock::new();
     S.get_or_init(|| {
-        let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("kbbk-tables");
+        // a folder per table format and generator: a table of another version is never met
+        use z80chess::tablebase::store::{FORMAT, GENERATOR};
+        let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("kbbk-tables-{FORMAT}-{GENERATOR}"));
         let mut s = Store::new(d, Metric::Dtm);
         s.table("KBBK").unwrap();
         Mutex::new(s)
