@@ -54,7 +54,10 @@ fn each_line_gets_one_answer_and_errors_name_the_fault() {
         let err = v["error"].as_str().unwrap_or_else(|| panic!("{line}: {v}"));
         assert!(err.contains(says), "{line}: {err}");
     }
-    // A refused position changed nothing: the start position is still there.
+    // A refused position leaves none until `new` (or a good position).
+    let v = ask(&mut e, "{\"cmd\":\"moves\"}");
+    assert!(v["error"].as_str().unwrap().contains("no position"), "{v}");
+    ask(&mut e, "{\"cmd\":\"new\"}");
     let v = ask(&mut e, "{\"cmd\":\"moves\",\"id\":\"m\"}");
     assert_eq!(v["id"], "m");
     assert_eq!(v["moves"].as_array().unwrap().len(), 20);
