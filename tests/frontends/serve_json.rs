@@ -199,5 +199,6 @@ fn a_refused_position_leaves_none_and_fen_must_be_a_string() {
     ask(&mut e, r#"{"cmd":"new"}"#);
     let v = ask(&mut e, r#"{"cmd":"go","depth":1}"#);
     assert!(v["bestmove"].is_string(), "{v}");
-    e.quit();
+    ask(&mut e, r#"{"cmd":"quit"}"#);
+    assert!(e.close().is_empty(), "nothing after quit");
 }
