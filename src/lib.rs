@@ -11,6 +11,7 @@ pub mod firmware;
 pub mod luscher;
 pub mod machine;
 pub mod matchplay;
+pub mod outfile;
 pub mod play;
 pub mod profile;
 pub mod reference;

@@ -8,7 +8,7 @@ use thiserror::Error;
 pub enum ErrorKind {
     #[error("syntax error: {0}")]
     Syntax(String),
-    #[error("bad number '{0}'")]
+    #[error("bad number '{0}' (digits of its base, at most 7FFFFFFFFFFFFFFFh)")]
     BadNumber(String),
     #[error("unexpected character '{0}'")]
     BadChar(char),

@@ -374,9 +374,9 @@ impl<'a> Parser<'a> {
                 ) if n.start == t.end => {
                     let digits = self.text_of(n);
                     self.pos += 1;
-                    match u64::from_str_radix(digits, 2) {
+                    match i64::from_str_radix(digits, 2) {
                         Ok(v) if digits.bytes().all(|b| b == b'0' || b == b'1') => {
-                            Ok((Expr::Num(v as i64), 1))
+                            Ok((Expr::Num(v), 1))
                         }
                         _ => Err(LineError::new(
                             t.col,

@@ -95,8 +95,9 @@ pub fn parse_number(s: &str) -> Option<i64> {
     if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
         return None;
     }
-    // Up to 64 bits of value; more is an error rather than a silent wrap.
-    u64::from_str_radix(digits, radix).ok().map(|v| v as i64)
+    // A value that fits the assembler's signed 64 bits; more (from 2^63) is an error, never
+    // a wrap to a negative number.
+    i64::from_str_radix(digits, radix).ok()
 }
 
 /// An operator at `c` (`next` the character after it): the operator and its length.
@@ -227,7 +228,7 @@ pub fn lex(line: &str) -> Result<Vec<Token>, LineError> {
                 let text = &line[start..byte_at(j)];
                 let digits = &text[1..];
                 let v = if digits.chars().all(|c| c.is_ascii_hexdigit()) {
-                    u64::from_str_radix(digits, 16).ok().map(|v| v as i64)
+                    i64::from_str_radix(digits, 16).ok()
                 } else {
                     None
                 };
@@ -294,7 +295,17 @@ mod tests {
         ] {
             assert_eq!(toks(s), vec![Tok::Num(v)], "{s}");
         }
-        for bad in ["0FG", "12x", "$FG", "0x", "99999999999999999999999"] {
+        for bad in [
+            "0FG",
+            "12x",
+            "$FG",
+            "0x",
+            "99999999999999999999999",
+            "8000000000000000h",
+            "0FFFFFFFFFFFFFFFFh",
+            "18446744073709551615",
+            "$FFFFFFFFFFFFFFFF",
+        ] {
             assert!(lex(bad).is_err(), "{bad}");
         }
     }

@@ -597,11 +597,6 @@ pub fn assemble_str(
     )
 }
 
-/// Write `data` to `path`, naming the file in the error.
-fn write(path: &Path, data: &[u8]) -> Result<(), String> {
-    std::fs::write(path, data).map_err(|e| format!("cannot write {}: {e}", path.display()))
-}
-
 /// The files `z80chess asm` writes beside the image (None: not wanted).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Outputs<'a> {
@@ -613,6 +608,39 @@ pub struct Outputs<'a> {
     pub map: Option<&'a Path>,
     /// Cross-reference ([`Assembly::xref`], [`Xref::text`]).
     pub xref: Option<&'a Path>,
+    /// Replace files already there (otherwise an existing output is refused).
+    pub force: bool,
+}
+
+/// Write the image and the files beside it, all or none, after checking that none names a
+/// source file or another output.
+fn write_outputs(a: &Assembly, output: &Path, outputs: &Outputs) -> Result<(), String> {
+    let sym = outputs.sym.map(|p| (p, "--sym", a.symbol_file()));
+    let lst = outputs.lst.map(|p| (p, "--lst", a.listing_text()));
+    let map = outputs.map.map(|p| (p, "--map", a.source_map_text()));
+    let xref = outputs.xref.map(|p| (p, "--xref", a.xref().text()));
+    let texts: Vec<(&Path, &str, String)> = [sym, lst, map, xref].into_iter().flatten().collect();
+    let mut files: Vec<(&Path, &str, &[u8])> = vec![(output, "-o", &a.image)];
+    files.extend(texts.iter().map(|(p, r, t)| (*p, *r, t.as_bytes())));
+    let roles: Vec<crate::outfile::Role> = files.iter().map(|(p, r, _)| (*p, *r)).collect();
+    let sources: Vec<(&Path, String)> = a
+        .files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let role = if i == 0 {
+                "the source".to_string()
+            } else {
+                format!("a file the source includes ({f})")
+            };
+            (Path::new(f.as_str()), role)
+        })
+        .collect();
+    let inputs: Vec<crate::outfile::Role> = sources.iter().map(|(p, r)| (*p, r.as_str())).collect();
+    crate::outfile::distinct(&roles, &inputs).map_err(|e| e.to_string())?;
+    let contents: Vec<(&Path, &[u8])> = files.iter().map(|(p, _, b)| (*p, *b)).collect();
+    crate::outfile::write_all(&contents, crate::outfile::Replace::force(outputs.force))
+        .map_err(|e| e.to_string())
 }
 
 /// `z80chess asm`: assemble `source`, writing nothing unless every pass succeeds.
@@ -649,19 +677,7 @@ pub fn cli(
             ));
         }
     };
-    write(output, &a.image)?;
-    if let Some(p) = outputs.sym {
-        write(p, a.symbol_file().as_bytes())?;
-    }
-    if let Some(p) = outputs.lst {
-        write(p, a.listing_text().as_bytes())?;
-    }
-    if let Some(p) = outputs.map {
-        write(p, a.source_map_text().as_bytes())?;
-    }
-    if let Some(p) = outputs.xref {
-        write(p, a.xref().text().as_bytes())?;
-    }
+    write_outputs(&a, output, &outputs)?;
     match a.range() {
         Some((lo, hi)) => println!(
             "{}: 0x{lo:04X}..0x{hi:04X} ({} bytes, {} symbols, {} passes)",

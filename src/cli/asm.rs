@@ -27,6 +27,9 @@ pub struct Args {
     /// Define a symbol: NAME=VALUE (or NAME, meaning 1).
     #[arg(short = 'D', value_name = "NAME=VALUE")]
     pub define: Vec<String>,
+    /// Replace output files already there (otherwise an existing one is refused).
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Run `z80chess asm`: source errors are a bad input (3), nothing written.
@@ -40,6 +43,7 @@ pub fn run(a: &Args) -> Result<(), CliError> {
             lst: a.lst.as_deref(),
             map: a.map.as_deref(),
             xref: a.xref.as_deref(),
+            force: a.force,
         },
         &a.define,
     )

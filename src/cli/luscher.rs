@@ -1,5 +1,6 @@
 //! `z80chess luscher fit NAME ...` and `z80chess luscher eval --fen F`.
 
+use super::generated as output;
 use super::CliError;
 use crate::luscher::configs::bits;
 use crate::luscher::export;
@@ -7,6 +8,7 @@ use crate::luscher::features::{self, Options};
 use crate::luscher::fit::{self, type_name, Model, Settings, Stats};
 use crate::luscher::quant;
 use crate::luscher::LuscherError;
+use crate::outfile::Replace;
 use crate::tablebase::{layout::Layout, store, Metric, Store};
 use clap::Subcommand;
 use std::collections::HashMap;
@@ -58,12 +60,16 @@ pub enum LuscherCommand {
         /// Where the models are kept.
         #[arg(long, default_value = crate::tablebase::verdict::DEFAULT_DIR)]
         dir: PathBuf,
-        /// The assembly file to write.
-        #[arg(long, default_value = "asm/full/luscher_tables.asm")]
-        out: PathBuf,
+        /// The assembly file to write (default asm/full/luscher_tables.asm, which the command
+        /// rewrites; a file named here must be new unless --force).
+        #[arg(long)]
+        out: Option<PathBuf>,
         /// The expansion pages the tables may fill, in order.
         #[arg(long, value_delimiter = ',', default_value = "1,2")]
         pages: Vec<u8>,
+        /// Let --out replace a file already there.
+        #[arg(long)]
+        force: bool,
     },
     /// Fit KBNK's edge-triple evaluation to our KBNK table and write the full build's
     /// tables (page 6; src/luscher/kbnk_tables.rs).
@@ -71,9 +77,13 @@ pub enum LuscherCommand {
         /// Where the KBNK table is kept (built there if missing).
         #[arg(long, default_value = crate::tablebase::verdict::DEFAULT_DIR)]
         dir: PathBuf,
-        /// The assembly file to write.
-        #[arg(long, default_value = "asm/full/kbnk_tables.asm")]
-        out: PathBuf,
+        /// The assembly file to write (default asm/full/kbnk_tables.asm, which the command
+        /// rewrites; a file named here must be new unless --force).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Let --out replace a file already there.
+        #[arg(long)]
+        force: bool,
     },
     /// The active configurations of every man and their weights, with a fitted model.
     Eval {
@@ -197,9 +207,18 @@ fn print_fit(
 fn export_models(
     names: &[String],
     dir: &std::path::Path,
-    out: &std::path::Path,
+    (out, replace): (PathBuf, Replace),
     pages: &[u8],
 ) -> Result<(), LuscherError> {
+    let out = out.as_path();
+    let paths: Vec<PathBuf> = names
+        .iter()
+        .map(|n| Ok(Model::path(dir, &Layout::parse(n)?.name)))
+        .collect::<Result<_, LuscherError>>()?;
+    let inputs: Vec<crate::outfile::Role> =
+        paths.iter().map(|p| (p.as_path(), "a model")).collect();
+    crate::outfile::distinct(&[(out, "--out")], &inputs)?;
+    crate::outfile::check(out, replace)?;
     let mut models = Vec::new();
     for n in names {
         let l = Layout::parse(n)?;
@@ -217,14 +236,35 @@ fn export_models(
         models.push(m);
     }
     let e = export::export(&models, pages)?;
-    std::fs::write(out, &e.text).map_err(|source| LuscherError::Io {
-        path: out.to_path_buf(),
-        source,
-    })?;
+    crate::outfile::write(out, e.text.as_bytes(), replace)?;
     println!("{}: {} lines", out.display(), e.text.lines().count());
     for (p, f) in &e.fill {
         println!("  page {p}: {f} bytes of {}", export::PAGE_SIZE);
     }
+    Ok(())
+}
+
+/// `luscher kbnk-tables`: fit KBNK's tables and write them as assembly.
+fn kbnk_tables(
+    dir: &std::path::Path,
+    out: &Option<PathBuf>,
+    force: bool,
+) -> Result<(), LuscherError> {
+    let (out, replace) = output(out, "asm/full/kbnk_tables.asm", force);
+    let table = Store::new(dir, Metric::Dtm).path("KBNK");
+    let dense = dir.join("KBNK.dense");
+    crate::outfile::distinct(
+        &[(&out, "--out")],
+        &[(&table, "the KBNK table"), (&dense, "the KBNK cache")],
+    )?;
+    crate::outfile::check(&out, replace)?;
+    let (t, notes) = crate::luscher::kbnk_tables::generate(dir)?;
+    for n in notes {
+        println!("{n}");
+    }
+    let text = t.asm();
+    crate::outfile::write(&out, text.as_bytes(), replace)?;
+    println!("{}: {} lines", out.display(), text.lines().count());
     Ok(())
 }
 
@@ -273,20 +313,14 @@ fn run_luscher(args: &Args) -> Result<(), LuscherError> {
             dir,
             out,
             pages,
-        } => export_models(names, dir, out, pages),
-        LuscherCommand::KbnkTables { dir, out } => {
-            let (t, notes) = crate::luscher::kbnk_tables::generate(dir)?;
-            for n in notes {
-                println!("{n}");
-            }
-            let text = t.asm();
-            std::fs::write(out, &text).map_err(|source| LuscherError::Io {
-                path: out.to_path_buf(),
-                source,
-            })?;
-            println!("{}: {} lines", out.display(), text.lines().count());
-            Ok(())
-        }
+            force,
+        } => export_models(
+            names,
+            dir,
+            output(out, "asm/full/luscher_tables.asm", *force),
+            pages,
+        ),
+        LuscherCommand::KbnkTables { dir, out, force } => kbnk_tables(dir, out, *force),
         LuscherCommand::Eval { fen, dir } => {
             let pos = store::chess_of(fen)?;
             let name = store::material_name(&pos)?;

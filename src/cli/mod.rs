@@ -27,7 +27,7 @@ use crate::firmware::params::ParamFile;
 use crate::firmware::Build;
 use crate::session::game::Game;
 use clap::Subcommand;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Why a command failed, and so its exit code.
 #[derive(Debug, thiserror::Error)]
@@ -210,9 +210,43 @@ pub fn check_position(fen: Option<&str>, moves: Option<&str>) -> Result<(), CliE
     Ok(())
 }
 
-/// Write a report file the user asked for.
-pub fn write(path: &Path, text: &str) -> Result<(), String> {
-    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+/// Write a report file the user asked for (through [`crate::outfile`]: replacing a file
+/// already there only with `--force`).
+pub fn write(path: &Path, text: &str, force: bool) -> Result<(), String> {
+    crate::outfile::write(path, text.as_bytes(), crate::outfile::Replace::force(force))
+        .map_err(|e| e.to_string())
+}
+
+/// Where a generator of a project file writes: its default file (the command's to rewrite:
+/// `asm/full/...`) or a file the user named with `--out` (new, unless `--force`).
+pub fn generated(
+    out: &Option<PathBuf>,
+    default: &str,
+    force: bool,
+) -> (PathBuf, crate::outfile::Replace) {
+    match out {
+        Some(p) => (p.clone(), crate::outfile::Replace::force(force)),
+        None => (PathBuf::from(default), crate::outfile::Replace::Allow),
+    }
+}
+
+/// Before a run does its work: each output (path, the flag that names it) may be written (not
+/// a directory, not an existing file without `--force`) and names no input and no other output.
+pub fn outputs(
+    outputs: &[(Option<&Path>, &str)],
+    inputs: &[(&Path, &str)],
+    force: bool,
+) -> Result<(), String> {
+    let outs: Vec<(&Path, &str)> = outputs
+        .iter()
+        .filter_map(|(p, role)| p.map(|p| (p, *role)))
+        .collect();
+    crate::outfile::distinct(&outs, inputs).map_err(|e| e.to_string())?;
+    for (p, _) in &outs {
+        crate::outfile::check(p, crate::outfile::Replace::force(force))
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(())
 }
 
 /// A file the user named must be a regular file we may open (the user-file rules, checked

@@ -41,6 +41,9 @@ pub struct Args {
     /// A parameter file for the full build.
     #[arg(long)]
     pub params: Option<PathBuf>,
+    /// Replace a --csv or --folded file already there.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// The profile as a table: the `top` routines by exclusive T-states.
@@ -126,6 +129,16 @@ pub fn profile_cli(a: &Args) -> Result<(), String> {
             a.level
         ));
     }
+    let params: Vec<(&std::path::Path, &str)> =
+        a.params.iter().map(|p| (p.as_path(), "--params")).collect();
+    super::outputs(
+        &[
+            (a.csv.as_deref(), "--csv"),
+            (a.folded.as_deref(), "--folded"),
+        ],
+        &params,
+        a.force,
+    )?;
     let mut engine = Engine::new(a.build).map_err(|e| e.to_string())?;
     if let Some(pf) = crate::session::load_params_arg(a.params.as_deref())? {
         engine.load_params(&pf).map_err(|e| e.to_string())?;
@@ -152,11 +165,11 @@ pub fn profile_cli(a: &Args) -> Result<(), String> {
         p.max_depth, p.resyncs, p.discards
     );
     if let Some(f) = &a.csv {
-        write(f, &csv(&p))?;
+        write(f, &csv(&p), a.force)?;
         println!("wrote {}", f.display());
     }
     if let Some(f) = &a.folded {
-        write(f, &p.folded_text())?;
+        write(f, &p.folded_text(), a.force)?;
         println!(
             "wrote {} (collapsed stacks weighted by T-states: flamegraph.pl, inferno-flamegraph, speedscope)",
             f.display()

@@ -26,9 +26,12 @@ pub struct Args {
     /// Run only the first N positions (after --max-level).
     #[arg(long)]
     pub limit: Option<usize>,
-    /// Write the results as a golden file.
+    /// Write the results as a golden file (a new file; with --force, replacing one).
     #[arg(long)]
     pub record: Option<PathBuf>,
+    /// Let --record replace a file already there.
+    #[arg(long)]
+    pub force: bool,
     /// Compare with a golden file: fail on a changed move or a cost beyond --tolerance.
     #[arg(long)]
     pub compare: Option<PathBuf>,
@@ -65,7 +68,17 @@ fn progress_bar(n: usize) -> Result<ProgressBar, String> {
     Ok(bar)
 }
 
+/// `--record` may be written: not an input, not an existing file unless `--force`.
+fn check_record(a: &Args) -> Result<(), String> {
+    let mut inputs: Vec<(&std::path::Path, &str)> =
+        a.files.iter().map(|f| (f.as_path(), "an input")).collect();
+    inputs.extend(a.compare.iter().map(|f| (f.as_path(), "--compare")));
+    inputs.extend(a.params.iter().map(|f| (f.as_path(), "--params")));
+    super::outputs(&[(a.record.as_deref(), "--record")], &inputs, a.force)
+}
+
 pub fn regress_cli(a: &Args) -> Result<(), String> {
+    check_record(a)?;
     let mut cases = Vec::new();
     for f in &a.files {
         cases.extend(regress::load_cases(f)?);
@@ -146,7 +159,7 @@ pub fn regress_cli(a: &Args) -> Result<(), String> {
                 &format!("# movetime-emulated: {secs} s a position (level: the deepest)\n"),
             );
         }
-        write(f, &text)?;
+        write(f, &text, a.force)?;
         println!("recorded {} results in {}", outcomes.len(), f.display());
     }
     let (passed, failed) = regress::tally(&outcomes);

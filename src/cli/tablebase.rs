@@ -83,9 +83,13 @@ pub enum TbCommand {
     KpkBitbase {
         #[command(flatten)]
         common: Common,
-        /// The assembly file written.
-        #[arg(long, default_value = "asm/full/kpk_bitbase.asm")]
-        out: PathBuf,
+        /// The assembly file to write (default asm/full/kpk_bitbase.asm, which the command
+        /// rewrites; a file named here must be new unless --force).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Let --out replace a file already there.
+        #[arg(long)]
+        force: bool,
     },
     /// Random positions against Debian's `stockfish`: verdicts agree wherever it sees a
     /// mate, and its mate distance is never shorter than ours.
@@ -129,6 +133,7 @@ fn run_tables(args: &Args) -> Result<(), TablebaseError> {
             verify: check,
         } => {
             let mut store = open_store(common);
+            store.rebuild = true;
             let t0 = std::time::Instant::now();
             let t = store.table(name)?;
             println!(
@@ -197,8 +202,12 @@ fn run_tables(args: &Args) -> Result<(), TablebaseError> {
             print!("{}", describe(&store, &pos, true)?);
             Ok(())
         }
-        TbCommand::KpkBitbase { common, out } => {
+        TbCommand::KpkBitbase { common, out, force } => {
             use crate::tablebase::kpk_bitbase;
+            let (out, replace) = super::generated(out, "asm/full/kpk_bitbase.asm", *force);
+            let table = open_store(common).path("KPK");
+            crate::outfile::distinct(&[(&out, "--out")], &[(&table, "the KPK table")])?;
+            crate::outfile::check(&out, replace)?;
             if common.metric != Metric::Dtm {
                 return Err(TablebaseError::Usage(
                     "kpk-bitbase needs the dtm metric".into(),
@@ -207,10 +216,7 @@ fn run_tables(args: &Args) -> Result<(), TablebaseError> {
             let mut store = open_store(common);
             let bits = kpk_bitbase::generate(&mut store)?;
             let text = kpk_bitbase::asm_text(&bits);
-            std::fs::write(out, &text).map_err(|source| TablebaseError::Io {
-                path: out.clone(),
-                source,
-            })?;
+            crate::outfile::write(&out, text.as_bytes(), replace)?;
             let won: u32 = bits.iter().map(|b| b.count_ones()).sum();
             println!(
                 "{}: the KPK bitbase, {} bytes, {} positions won",

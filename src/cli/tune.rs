@@ -23,6 +23,9 @@ pub struct Args {
     /// Write the tuned parameter file here (default: print it after the report)
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Let --out replace a file already there.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// The report, and the tuned file (written to `--out` or appended).
@@ -33,6 +36,7 @@ pub fn cli(args: &Args) -> Result<String, TuneError> {
         weights: args.weights.clone(),
         top: args.top,
         out: args.out.clone(),
+        force: args.force,
     })
 }
 

@@ -268,7 +268,14 @@ struct Parser<'a> {
     pos: usize,
     prog: &'a Program,
     access_ok: bool,
+    /// Binary operators read so far (at most [`MAX_OPERATORS`]).
+    ops: usize,
 }
+
+/// The most binary operators one expression may hold: its tree is evaluated (and dropped) by
+/// recursion, so a longer flat chain (`1+1+...+1`) is refused by length, never overflows the
+/// stack.
+pub const MAX_OPERATORS: usize = 1000;
 
 fn is_ident_start(c: u8) -> bool {
     c.is_ascii_alphabetic() || c == b'_' || c == b'.'
@@ -393,6 +400,12 @@ impl<'a> Parser<'a> {
                 break;
             }
             self.pos += len;
+            self.ops += 1;
+            if self.ops > MAX_OPERATORS {
+                return Err(format!(
+                    "expression too long: more than {MAX_OPERATORS} operators"
+                ));
+            }
             let rhs = self.expr(op.prec() + 1, depth + 1)?;
             lhs = Expr::Bin(op, Box::new(lhs), Box::new(rhs));
         }
@@ -576,6 +589,7 @@ pub fn parse_prefix(text: &str, prog: &Program, access_ok: bool) -> Result<(Expr
         pos: 0,
         prog,
         access_ok,
+        ops: 0,
     };
     let e = p.expr(0, 0)?;
     Ok((e, p.pos))

@@ -24,11 +24,8 @@ pub enum RomsError {
     Pages { build: Build },
     #[error("build {build}: {size} bytes do not fit in 16 KiB of ROM")]
     TooBig { build: Build, size: usize },
-    #[error("cannot write {}: {source}", path.display())]
-    Write {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    #[error("{0}")]
+    Write(#[from] crate::outfile::OutFileError),
     #[error("roms/ is not what asm/ assembles to: {} (run `z80chess roms`)", stale.join(", "))]
     Stale { stale: Vec<String> },
 }
@@ -118,10 +115,8 @@ fn build_one(
                 stale.push(path.display().to_string());
             }
         } else if !same {
-            std::fs::write(&path, &bytes).map_err(|source| RomsError::Write {
-                path: path.clone(),
-                source,
-            })?;
+            // Rewriting roms/ from asm/ is the command's job.
+            crate::outfile::write(&path, &bytes, crate::outfile::Replace::Allow)?;
             report.push(format!("wrote {} ({} bytes)", path.display(), bytes.len()));
         }
     }

@@ -111,11 +111,8 @@ pub enum TuneError {
     },
     #[error("{0} positions with a result: too few to fit (at least 200)")]
     TooFew(usize),
-    #[error("cannot write {path}: {source}")]
-    Write {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    #[error("{0}")]
+    Out(#[from] crate::outfile::OutFileError),
 }
 
 /// What to tune and from what (the `z80chess tune` command's arguments, `cli::tune`).
@@ -132,6 +129,8 @@ pub struct TuneOptions {
     pub top: usize,
     /// Write the tuned parameter file here (None: append it to the report).
     pub out: Option<PathBuf>,
+    /// Let `out` replace a file already there.
+    pub force: bool,
 }
 
 /// One position: the counts of every linear weight, the fixed part, the result, the players.
@@ -475,8 +474,25 @@ fn tuned_file(
     tuned
 }
 
+/// `--out` may be written: not an input, not an existing file unless `force`.
+fn check_out(args: &TuneOptions) -> Result<crate::outfile::Replace, TuneError> {
+    let replace = crate::outfile::Replace::force(args.force);
+    if let Some(out) = &args.out {
+        let mut inputs: Vec<crate::outfile::Role> = args
+            .pgn
+            .iter()
+            .map(|p| (p.as_path(), "a PGN input"))
+            .collect();
+        inputs.extend(args.params.iter().map(|p| (p.as_path(), "--params")));
+        crate::outfile::distinct(&[(out, "--out")], &inputs)?;
+        crate::outfile::check(out, replace)?;
+    }
+    Ok(replace)
+}
+
 /// `z80chess tune`: the report, and the tuned file (written to `out` or appended).
 pub fn tune(args: &TuneOptions) -> Result<String, TuneError> {
+    let replace = check_out(args)?;
     let mut engine = Engine::new(Build::Full)?;
     let mut base = ParamFile::default();
     if let Some(p) = &args.params {
@@ -580,10 +596,7 @@ pub fn tune(args: &TuneOptions) -> Result<String, TuneError> {
     );
     match &args.out {
         Some(p) => {
-            std::fs::write(p, &file).map_err(|source| TuneError::Write {
-                path: p.clone(),
-                source,
-            })?;
+            crate::outfile::write(p, file.as_bytes(), replace)?;
             let _ = writeln!(r, "written to {}", p.display());
         }
         None => r.push_str(&file),

@@ -29,7 +29,6 @@ use super::LuscherError;
 use crate::tablebase::men::*;
 use crate::tablebase::{generate, Layout, Metric, Store, Table, Val, ILLEGAL};
 use std::collections::HashMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -225,9 +224,12 @@ impl Model {
         if let Some(d) = path.parent() {
             std::fs::create_dir_all(d).map_err(io)?;
         }
-        std::fs::File::create(path)
-            .and_then(|mut f| f.write_all(s.as_bytes()))
-            .map_err(io)
+        // Refitting replaces the model: that is the command's job.
+        Ok(crate::outfile::write(
+            path,
+            s.as_bytes(),
+            crate::outfile::Replace::Allow,
+        )?)
     }
 
     pub fn load(path: &Path) -> Result<Model, LuscherError> {

@@ -83,10 +83,8 @@ impl Dense {
             let stm = if p.strong_to_move { WHITE } else { BLACK };
             d[idx(&p)] = s.value_of(&p.men(), stm, usize::MAX)?.byte();
         }
-        std::fs::write(&cache, &d).map_err(|source| LuscherError::Io {
-            path: cache.clone(),
-            source,
-        })?;
+        // The cache is the command's own file, rewritten from the table.
+        crate::outfile::write(&cache, &d, crate::outfile::Replace::Allow)?;
         Ok(Dense(d))
     }
 

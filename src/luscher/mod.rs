@@ -24,6 +24,8 @@ pub enum LuscherError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error("{0}")]
+    Out(#[from] crate::outfile::OutFileError),
     #[error("{path} is not a Lüscher model: {why}")]
     BadModel { path: PathBuf, why: String },
     #[error("no fitted model for {name} at {path} (run `z80chess luscher fit {name}` first)")]

@@ -12,7 +12,7 @@ use crate::firmware::params::ParamFile;
 use game::{Record, Side};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use spec::{EngineSpec, TimeControl};
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -48,17 +48,16 @@ pub enum MatchError {
     #[error("the firmware: {0}")]
     Engine(String),
     #[error(
-        "cannot write the PGN file {}: {source}{}",
-        path.display(),
-        if source.kind() == std::io::ErrorKind::AlreadyExists {
+        "{source}{}",
+        if matches!(source, crate::outfile::OutFileError::Exists { .. }) {
             " (match never overwrites a file: give a new name, or move the old one away)"
         } else {
             ""
         }
     )]
     Pgn {
-        path: PathBuf,
-        source: std::io::Error,
+        #[source]
+        source: crate::outfile::OutFileError,
     },
 }
 
@@ -259,10 +258,13 @@ impl Match {
 
     /// Play every game on `jobs` threads; `each` sees them in game order as soon as each and
     /// all before it are done.
-    pub fn run(&self, jobs: usize, mut each: impl FnMut(&Record)) -> Vec<Record> {
+    /// `each` returning `false` stops the match: no further game starts, and the records
+    /// returned are those passed to `each` so far.
+    pub fn run(&self, jobs: usize, mut each: impl FnMut(&Record) -> bool) -> Vec<Record> {
         let next = AtomicUsize::new(0);
         let (tx, rx) = mpsc::channel::<(usize, Record)>();
         let mut done: Vec<Option<Record>> = vec![None; self.games];
+        let mut shown = 0;
         std::thread::scope(|s| {
             for _ in 0..jobs.clamp(1, self.games.max(1)) {
                 let tx = tx.clone();
@@ -278,18 +280,19 @@ impl Match {
                 });
             }
             drop(tx);
-            let mut shown = 0;
-            for (g, r) in rx {
+            'games: for (g, r) in rx {
                 done[g] = Some(r);
                 while let Some(Some(r)) = done.get(shown) {
-                    each(r);
                     shown += 1;
+                    if !each(r) {
+                        // no new game starts; a game being played ends at its send
+                        next.store(self.games, Ordering::Relaxed);
+                        break 'games;
+                    }
                 }
             }
         });
-        done.into_iter()
-            .map(|r| r.expect("every game was played"))
-            .collect()
+        done.into_iter().take(shown).flatten().collect()
     }
 }
 
@@ -363,18 +366,12 @@ pub fn cli(a: &MatchArgs) -> Result<(), String> {
         clock_hz: m.clock_hz,
         date: crate::session::pgn::today(),
     };
+    // Never over a file the user has (its games would be lost); whole games only.
     let mut file = match &a.pgn {
-        Some(p) => Some((
-            p.clone(),
-            // Never over a file the user has: its games would be lost.
-            std::fs::File::create_new(p).map_err(|e| {
-                MatchError::Pgn {
-                    path: p.clone(),
-                    source: e,
-                }
-                .to_string()
-            })?,
-        )),
+        Some(p) => Some(
+            crate::outfile::Appender::create(p)
+                .map_err(|e| MatchError::Pgn { source: e }.to_string())?,
+        ),
         None => None,
     };
     println!(
@@ -419,21 +416,20 @@ pub fn cli(a: &MatchArgs) -> Result<(), String> {
         bar.set_message(format!("+{} ={} -{}", t.wins, t.draws, t.losses));
         bar.inc(1);
         bar.suspend(|| println!("{}", describe(r, &m)));
-        if let Some((path, f)) = &mut file {
-            if write_error.is_none() {
-                if let Err(e) = f
-                    .write_all(pgn::write(r, &header).as_bytes())
-                    .and_then(|_| f.flush())
-                {
-                    write_error = Some(
-                        MatchError::Pgn {
-                            path: path.clone(),
-                            source: e,
-                        }
-                        .to_string(),
-                    );
+        match &mut file {
+            // the first failed write stops the match: its games would go nowhere
+            Some(f) => match f.append(pgn::write(r, &header).as_bytes()) {
+                Ok(()) => true,
+                Err(e) => {
+                    write_error = Some(format!(
+                        "{}; the match stopped after game {} (the file holds the games before it)",
+                        MatchError::Pgn { source: e },
+                        r.round
+                    ));
+                    false
                 }
-            }
+            },
+            None => true,
         }
     });
     bar.finish_and_clear();

@@ -39,6 +39,7 @@ pub fn run_with(
         wire: Wire::new(out, lines),
         game,
         rate: Rate::default(),
+        refused: None,
     };
     while let Some(line) = s.wire.next_command() {
         s.line(&line).map_err(|e| e.to_string())?;
@@ -50,6 +51,18 @@ struct Serve<'a> {
     wire: Wire<'a>,
     game: Game,
     rate: Rate,
+    /// Why the last `position` was refused: until a good one (or `new`), the commands that
+    /// need a position refuse (never an answer for a position the client does not have).
+    refused: Option<String>,
+}
+
+/// A value as an error shows it: its JSON, cut to 60 characters.
+fn shown(v: &Value) -> String {
+    let t = v.to_string();
+    match t.char_indices().nth(60) {
+        Some((i, _)) => format!("{}...", &t[..i]),
+        None => t,
+    }
 }
 
 /// What a request asked, read from its object.
@@ -114,37 +127,72 @@ impl Serve<'_> {
     fn command(&mut self, cmd: &str, obj: &Map<String, Value>) -> Result<Value, String> {
         match cmd {
             "position" => {
-                let pos = match obj.get("fen").and_then(Value::as_str) {
-                    None | Some("startpos") => Chess::default(),
-                    Some(f) => parse_fen(f).map_err(|e| e.to_string())?,
-                };
-                let moves = match obj.get("moves") {
-                    None => Vec::new(),
-                    Some(Value::Array(a)) => a.clone(),
-                    Some(v) => return Err(format!("\"moves\" must be an array, not {v}")),
-                };
-                // Checked on a copy first: a refused position changes nothing.
-                let mut p = pos.clone();
-                let mut played = Vec::new();
-                for (i, m) in moves.iter().enumerate() {
-                    let t = m.as_str().ok_or_else(|| format!("moves[{i}] is not a string"))?;
-                    let mv = crate::session::game::parse_move(&p, t)
-                        .map_err(|e| format!("moves[{i}] '{t}': {e}"))?;
-                    p.play_unchecked(mv);
-                    played.push(mv);
-                }
-                self.game.set_start(pos)?;
-                for mv in played {
-                    self.game.play(mv, None, true)?;
-                }
-                Ok(self.ok())
+                // A refused position leaves none: `go` and the rest refuse until a good one.
+                let r = self.position(obj);
+                self.refused = r.as_ref().err().cloned();
+                r
             }
+            "new" => {
+                self.refused = None;
+                self.game.new_game().map(|()| self.ok())
+            }
+            _ => self.command_on_position(cmd, obj),
+        }
+    }
+
+    fn position(&mut self, obj: &Map<String, Value>) -> Result<Value, String> {
+        let pos = match obj.get("fen") {
+            None => Chess::default(),
+            Some(Value::String(f)) if f == "startpos" => Chess::default(),
+            Some(Value::String(f)) => parse_fen(f).map_err(|e| e.to_string())?,
+            Some(v) => {
+                return Err(format!(
+                    "\"fen\" must be a string (a FEN or \"startpos\"), not {}",
+                    shown(v)
+                ))
+            }
+        };
+        let moves = match obj.get("moves") {
+            None => Vec::new(),
+            Some(Value::Array(a)) => a.clone(),
+            Some(v) => return Err(format!("\"moves\" must be an array, not {}", shown(v))),
+        };
+        // Checked on a copy first: the game is set only from a good position.
+        let mut p = pos.clone();
+        let mut played = Vec::new();
+        for (i, m) in moves.iter().enumerate() {
+            let t = m
+                .as_str()
+                .ok_or_else(|| format!("moves[{i}] is not a string"))?;
+            let mv = crate::session::game::parse_move(&p, t)
+                .map_err(|e| format!("moves[{i}] '{t}': {e}"))?;
+            p.play_unchecked(mv);
+            played.push(mv);
+        }
+        self.game.set_start(pos)?;
+        for mv in played {
+            self.game.play(mv, None, true)?;
+        }
+        Ok(self.ok())
+    }
+
+    /// The commands that need a position (refused while the last `position` was refused).
+    fn command_on_position(
+        &mut self,
+        cmd: &str,
+        obj: &Map<String, Value>,
+    ) -> Result<Value, String> {
+        if let (Some(why), "move" | "go" | "eval" | "perft" | "moves") = (&self.refused, cmd) {
+            return Err(format!(
+                "no position: the last \"position\" was refused ({why}); send a good one (or \"new\")"
+            ));
+        }
+        match cmd {
             "move" => {
                 let m = self.game.parse_move(text(obj, "move")?)?;
                 self.game.play(m, None, true)?;
                 Ok(self.ok())
             }
-            "new" => self.game.new_game().map(|()| self.ok()),
             "build" => {
                 let b: Build = text(obj, "name")?.parse().map_err(|e| format!("{e}"))?;
                 self.game.set_build(b).map(|()| self.ok())

@@ -235,6 +235,13 @@ impl<'o> Uci<'o> {
     fn line(&mut self, line: &str) -> std::io::Result<()> {
         let cmd = match parse(line) {
             Ok(c) => c,
+            // A `position` line that does not parse leaves no position, as a bad FEN does.
+            Err(e) if line.split_whitespace().next() == Some("position") => {
+                self.refused = Some(e.to_string());
+                return self.info(&format!(
+                    "{e}; no position until a good one: 'go' answers bestmove 0000"
+                ));
+            }
             Err(e) => return self.info(&format!("{e}; line ignored")),
         };
         match cmd {

@@ -180,16 +180,43 @@ pub enum XbError {
     Level,
 }
 
+/// The one tokenizer, idle or searching: a line's command word and its argument, with
+/// surrounding whitespace (a leading `\r` too) trimmed.
+fn split(line: &str) -> (&str, &str) {
+    let line = line.trim();
+    match line.split_once(char::is_whitespace) {
+        Some((c, a)) => (c, a.trim()),
+        None => (line, ""),
+    }
+}
+
+/// Text as an error line echoes it: control characters escaped (so a `\r` inside cannot
+/// start a line of its own for a reader splitting on it), cut to `max` characters.
+fn echo(text: &str, max: usize) -> String {
+    let text = text.trim();
+    let mut s: String = text
+        .chars()
+        .take(max)
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect();
+    if text.chars().nth(max).is_some() {
+        s.push_str("...");
+    }
+    s
+}
+
 /// Parse one line of CECP into a command; never panics.
 pub fn parse(line: &str) -> Result<XbCommand, XbError> {
     if super::not_utf8(line) {
         return Err(XbError::NotUtf8);
     }
-    let line = line.trim();
-    let (cmd, arg) = match line.split_once(char::is_whitespace) {
-        Some((c, a)) => (c, a.trim()),
-        None => (line, ""),
-    };
+    let (cmd, arg) = split(line);
     Ok(match cmd {
         "" | "xboard" | "accepted" | "rejected" | "random" | "hard" | "easy" | "computer"
         | "name" | "rating" | "ics" | "otim" | "draw" | "white" | "black" | "hint" | "bk" => {
@@ -260,16 +287,13 @@ impl<'o> Xb<'o> {
     }
 
     fn error(&mut self, kind: &str, cmd: &str) -> std::io::Result<()> {
-        self.send(&format!("Error ({kind}): {cmd}"))
+        self.send(&format!("Error ({}): {}", echo(kind, 200), echo(cmd, 80)))
     }
 
     fn line(&mut self, line: &str) -> std::io::Result<()> {
         let cmd = match parse(line) {
             Ok(c) => c,
-            Err(e) => {
-                let shown: String = line.trim().chars().take(80).collect();
-                return self.error(&e.to_string(), &shown);
-            }
+            Err(e) => return self.error(&e.to_string(), line),
         };
         let line = line.trim();
         // In analyze mode a command that changes the position starts a new analysis.
@@ -613,11 +637,10 @@ impl Ears<'_, '_> {
 
     /// A line that arrives while the engine thinks (not analysing).
     fn heard_thinking(&mut self, l: String) -> std::io::Result<Heard> {
-        let word = l.split_whitespace().next().unwrap_or("");
+        let (word, arg) = split(&l);
         Ok(match word {
             "?" => Heard::MoveNow,
             "ping" => {
-                let arg = l.trim_start_matches("ping").trim().to_string();
                 self.send(&format!("pong {arg}"))?;
                 Heard::Nothing
             }

@@ -154,6 +154,8 @@ pub enum PgnError {
         path.display()
     )]
     NotPgn { path: PathBuf, reason: String },
+    #[error("{0}")]
+    Out(Box<crate::outfile::OutFileError>),
     #[error("{} holds no game; nothing changed", path.display())]
     NoGame { path: PathBuf },
     #[error("{}: {reason}; nothing changed", path.display())]
@@ -382,40 +384,10 @@ pub fn save(path: &Path, pgn: &str) -> Result<Saved, PgnError> {
             }
         }
     };
-    write_atomically(path, text.as_bytes()).map_err(io)?;
+    // Appending is `save`'s documented mode: the whole file is written anew beside the old one.
+    crate::outfile::write(path, text.as_bytes(), crate::outfile::Replace::Allow)
+        .map_err(|e| PgnError::Out(Box::new(e)))?;
     Ok(saved)
-}
-
-/// Write `bytes` to a file beside `path` and rename it over `path` (the target of a link,
-/// keeping the old file's permissions).
-fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let target = match std::fs::canonicalize(path) {
-        Ok(t) => t,
-        Err(_) => path.to_path_buf(),
-    };
-    let dir = match target.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = target
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "game.pgn".into());
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create_new(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        if let Ok(m) = std::fs::metadata(&target) {
-            std::fs::set_permissions(&tmp, m.permissions())?;
-        }
-        std::fs::rename(&tmp, &target)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
 }
 
 #[cfg(test)]

@@ -243,6 +243,9 @@ pub struct Driver {
     since_t: u64,
     reported: usize,
     last_progress: Instant,
+    /// The front end said "move now": the emulated time until the firmware's answer runs at
+    /// host speed, so a stop is answered within the same wall time at any clock rate.
+    hurried: bool,
     result: Option<SearchResult>,
 }
 
@@ -260,6 +263,7 @@ impl Driver {
             since_t: 0,
             reported: 0,
             last_progress: Instant::now(),
+            hurried: false,
             result: None,
         }
     }
@@ -383,6 +387,9 @@ impl Driver {
     /// How long to wait for input before the next slice: at period speed, until wall time
     /// catches up with emulated time.
     pub fn wait(&self) -> Duration {
+        if self.hurried {
+            return Duration::ZERO;
+        }
         self.search.ahead(&self.pace)
     }
 
@@ -424,6 +431,7 @@ impl Driver {
                 Heard::MoveNow if self.result.is_some() => break,
                 Heard::MoveNow => {
                     self.hold = false;
+                    self.hurried = true;
                     self.move_now(engine);
                 }
                 Heard::PonderHit { budget, hold } => self.ponder_hit(budget, hold),

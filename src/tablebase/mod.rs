@@ -137,11 +137,17 @@ pub enum TablebaseError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("{path} is not a table for {name}: {why}")]
+    #[error("{0}")]
+    Out(#[from] crate::outfile::OutFileError),
+    #[error(
+        "{path} is not a table for {name}: {why}; it is not used (rebuild it with `{rebuild}`)"
+    )]
     Corrupt {
         path: PathBuf,
         name: String,
         why: String,
+        /// The command that builds it again.
+        rebuild: String,
     },
     #[error("{name}: distance to mate beyond 253 plies")]
     TooDeep { name: String },

@@ -1,19 +1,37 @@
 //! Tables on disk and in memory, and the value of any position whose material is held.
 //!
 //! File format (`DIR/NAME.dtm`, `DIR/NAME.pawn`): one header line
-//! `z80chess-tablebase 1 NAME METRIC SIZE`, then SIZE bytes, one per index (see
-//! [`super::layout`]): 0 draw, 255 not a position, otherwise plies + 1 (odd plies: the side
-//! to move wins).
+//! `z80chess-tablebase 2 NAME METRIC SIZE crc32 XXXXXXXX generator G`, then SIZE bytes, one per
+//! index (see [`super::layout`]): 0 draw, 255 not a position, otherwise plies + 1 (odd plies:
+//! the side to move wins). `crc32` is the CRC-32 of the SIZE bytes and `G` is
+//! [`GENERATOR`]; a table whose header, size, checksum or generator differs is refused by name
+//! (never used) and `tablebase build` rebuilds it.
 
 use super::layout::{canonical, material_key, Layout};
 use super::men::*;
 use super::{generate, Metric, TablebaseError, Val};
 use crate::chess::{Colour, PieceType};
 use shakmaty::{Chess, EnPassantMode, Position};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
+
+/// The version of the file format.
+pub const FORMAT: u32 = 2;
+
+/// The version of the generator whose tables this build reads: raised whenever a table's
+/// content would change, so a table built by another generator is rebuilt, not trusted.
+pub const GENERATOR: u32 = 1;
+
+/// A table file's header line (without the newline) for `data`.
+fn header(name: &str, metric: Metric, data: &[u8]) -> String {
+    format!(
+        "z80chess-tablebase {FORMAT} {name} {} {} crc32 {:08x} generator {GENERATOR}",
+        metric.suffix(),
+        data.len(),
+        crc32fast::hash(data)
+    )
+}
 
 /// One table in memory.
 pub struct Table {
@@ -47,6 +65,8 @@ pub struct Store {
     pub verbose: bool,
     /// Every table built by this store, in order.
     pub built: Vec<BuildReport>,
+    /// Build a table again over a file that fails its checks (otherwise it is refused).
+    pub rebuild: bool,
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> TablebaseError + '_ {
@@ -64,6 +84,7 @@ impl Store {
             tables: Vec::new(),
             verbose: false,
             built: Vec::new(),
+            rebuild: false,
         }
     }
 
@@ -81,8 +102,12 @@ impl Store {
         for sub in layout.sub_endings(self.metric == Metric::Dtm) {
             self.table(&sub)?;
         }
-        if let Some(t) = self.load(&layout)? {
-            return Ok(t);
+        match self.load(&layout) {
+            Ok(Some(t)) => return Ok(t),
+            Ok(None) => {}
+            // `tablebase build` replaces a table that failed its checks.
+            Err(TablebaseError::Corrupt { .. }) if self.rebuild => {}
+            Err(e) => return Err(e),
         }
         if self.verbose {
             eprintln!(
@@ -146,25 +171,25 @@ impl Store {
         // a table is its size plus a header line of well under 1 KiB
         let cap = layout.size() as u64 + 1024;
         let bytes = crate::userfile::read(&path, cap).map_err(|e| io(&path)(e.into_io()))?;
+        let metric = match self.metric {
+            Metric::Dtm => String::new(),
+            m => format!(" --metric {}", m.suffix()),
+        };
         let corrupt = |why: String| TablebaseError::Corrupt {
             path: path.clone(),
             name: layout.name.clone(),
             why,
+            rebuild: format!(
+                "z80chess tablebase build {} --dir {}{metric}",
+                layout.name,
+                self.dir.display()
+            ),
         };
         let nl = bytes
             .iter()
             .position(|&b| b == b'\n')
             .ok_or_else(|| corrupt("no header line".into()))?;
-        let header = String::from_utf8_lossy(&bytes[..nl]).to_string();
-        let expect = format!(
-            "z80chess-tablebase 1 {} {} {}",
-            layout.name,
-            self.metric.suffix(),
-            layout.size()
-        );
-        if header != expect {
-            return Err(corrupt(format!("header '{header}', expected '{expect}'")));
-        }
+        let found = String::from_utf8_lossy(&bytes[..nl.min(200)]).to_string();
         let data = bytes[nl + 1..].to_vec();
         if data.len() != layout.size() {
             return Err(corrupt(format!(
@@ -172,6 +197,20 @@ impl Store {
                 data.len(),
                 layout.size()
             )));
+        }
+        let expect = header(&layout.name, self.metric, &data);
+        if found != expect {
+            let fields = |h: &str| h.split(' ').map(str::to_string).collect::<Vec<_>>();
+            let (f, e) = (fields(&found), fields(&expect));
+            let why = if f.len() == e.len() && f[..6] == e[..6] && f[7..] == e[7..] {
+                format!(
+                    "its contents fail their checksum (crc32 {}, header says {})",
+                    e[6], f[6]
+                )
+            } else {
+                format!("header '{found}', expected '{expect}'")
+            };
+            return Err(corrupt(why));
         }
         let t = Arc::new(Table {
             layout: layout.clone(),
@@ -191,19 +230,12 @@ impl Store {
     fn save(&self, t: &Table) -> Result<(), TablebaseError> {
         std::fs::create_dir_all(&self.dir).map_err(io(&self.dir))?;
         let path = self.path(&t.layout.name);
-        let tmp = path.with_extension("tmp");
-        let mut f = std::fs::File::create(&tmp).map_err(io(&tmp))?;
-        writeln!(
-            f,
-            "z80chess-tablebase 1 {} {} {}",
-            t.layout.name,
-            t.metric.suffix(),
-            t.data.len()
-        )
-        .map_err(io(&tmp))?;
-        f.write_all(&t.data).map_err(io(&tmp))?;
-        drop(f);
-        std::fs::rename(&tmp, &path).map_err(io(&path))
+        let mut bytes = header(&t.layout.name, t.metric, &t.data).into_bytes();
+        bytes.push(b'\n');
+        bytes.extend_from_slice(&t.data);
+        // The store's own file: a table that was refused is rebuilt over.
+        crate::outfile::write(&path, &bytes, crate::outfile::Replace::Allow)?;
+        Ok(())
     }
 
     /// The value of men (any order) with `stm` to move and `ep` the index among `men` of a

@@ -13,9 +13,11 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 use z80chess::tablebase::{Metric, Store};
 
-/// The folder every test table of this binary lives in.
+/// The folder every test table of this binary lives in: one per table format and generator,
+/// so a kept table of another version is never met there.
 pub fn dir() -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR")).join("dtm-tables")
+    use z80chess::tablebase::store::{FORMAT, GENERATOR};
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("dtm-tables-{FORMAT}-{GENERATOR}"))
 }
 
 fn builder() -> &'static Mutex<Store> {

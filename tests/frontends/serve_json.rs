@@ -54,7 +54,10 @@ fn each_line_gets_one_answer_and_errors_name_the_fault() {
         let err = v["error"].as_str().unwrap_or_else(|| panic!("{line}: {v}"));
         assert!(err.contains(says), "{line}: {err}");
     }
-    // A refused position changed nothing: the start position is still there.
+    // A refused position leaves none until `new` (or a good position).
+    let v = ask(&mut e, "{\"cmd\":\"moves\"}");
+    assert!(v["error"].as_str().unwrap().contains("no position"), "{v}");
+    ask(&mut e, "{\"cmd\":\"new\"}");
     let v = ask(&mut e, "{\"cmd\":\"moves\",\"id\":\"m\"}");
     assert_eq!(v["id"], "m");
     assert_eq!(v["moves"].as_array().unwrap().len(), 20);
@@ -232,4 +235,37 @@ fn serve_without_a_protocol_is_a_usage_error() {
         .unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--json"));
+}
+
+/// A `"fen"` that is not a string is refused by field name, and a refused position leaves none:
+/// `go` and the rest refuse until a good one (never an answer for the previous position).
+#[test]
+fn a_refused_position_leaves_none_and_fen_must_be_a_string() {
+    let mut e = Engine::start_with(&["serve", "--json"]);
+    for fen in ["4", "null", "true", "[1,2]", "{\"a\":1}"] {
+        let good = ask(
+            &mut e,
+            r#"{"cmd":"position","fen":"startpos","moves":["e2e4"]}"#,
+        );
+        assert!(good["ok"] == true, "{good}");
+        let v = ask(&mut e, &format!(r#"{{"cmd":"position","fen":{fen}}}"#));
+        let err = v["error"].as_str().unwrap_or_else(|| panic!("{fen}: {v}"));
+        assert!(err.contains("\"fen\" must be a string"), "{fen}: {err}");
+        for cmd in ["go", "moves", "eval"] {
+            let v = ask(&mut e, &format!(r#"{{"cmd":"{cmd}","depth":1}}"#));
+            let err = v["error"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{cmd} after {fen}: {v}"));
+            assert!(err.contains("no position"), "{cmd} after {fen}: {err}");
+        }
+    }
+    // A bad FEN string or move leaves none too; a good position (or `new`) ends it.
+    ask(&mut e, r#"{"cmd":"position","fen":"8/8/8 w - - 0 1"}"#);
+    let v = ask(&mut e, r#"{"cmd":"go","depth":1}"#);
+    assert!(v["error"].as_str().unwrap().contains("no position"), "{v}");
+    ask(&mut e, r#"{"cmd":"new"}"#);
+    let v = ask(&mut e, r#"{"cmd":"go","depth":1}"#);
+    assert!(v["bestmove"].is_string(), "{v}");
+    ask(&mut e, r#"{"cmd":"quit"}"#);
+    assert!(e.close().is_empty(), "nothing after quit");
 }

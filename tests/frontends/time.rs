@@ -167,3 +167,59 @@ fn a_game_under_a_control_never_passes_the_hard_limit() {
     );
     assert!(left.iter().all(|&l| l > 0), "a flag fell");
 }
+
+/// A "move now" (UCI `stop`, xboard `?`) is answered within the same wall time at any clock
+/// rate: once it is heard, the driver no longer holds the emulated machine back to the wall
+/// clock (at 1000 Hz the firmware's first look for a stop is minutes of emulated time away), so
+/// every wait it asks of the front end after that is zero.
+#[test]
+fn after_move_now_the_driver_runs_at_host_speed_at_any_clock_rate() {
+    use std::time::Duration;
+    use z80chess::session::clock::Pace;
+    use z80chess::session::search::{Driver, Heard, Listener, Outcome, Search};
+
+    struct StopAtOnce {
+        said: bool,
+        waits: Vec<Option<Duration>>,
+    }
+    impl Listener for StopAtOnce {
+        fn listen(&mut self, _: &Search, wait: Option<Duration>) -> std::io::Result<Heard> {
+            if self.said {
+                self.waits.push(wait);
+                return Ok(Heard::Nothing);
+            }
+            self.said = true;
+            Ok(Heard::MoveNow)
+        }
+    }
+    let mut e = Engine::new(Build::Article).unwrap();
+    let pos =
+        parse_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3").unwrap();
+    e.set_position(&pos).unwrap();
+    let search = Search::start(&mut e, 6);
+    let pace = Pace {
+        clock_hz: 1000,
+        realtime: true,
+    };
+    let mut ears = StopAtOnce {
+        said: false,
+        waits: Vec::new(),
+    };
+    let out = Driver::new(search, pace).run(&mut e, &mut ears).unwrap();
+    let Outcome::Move { result, .. } = out else {
+        panic!("the search was abandoned");
+    };
+    assert!(pos
+        .legal_moves()
+        .iter()
+        .any(|m| result.best.to_move(&pos) == Some(*m)));
+    assert!(
+        !ears.waits.is_empty(),
+        "the firmware answered before the stop was heard"
+    );
+    assert!(
+        ears.waits.iter().all(|w| *w == Some(Duration::ZERO)),
+        "the driver still paced after the stop: {:?}",
+        &ears.waits[..ears.waits.len().min(5)]
+    );
+}

@@ -147,6 +147,10 @@ fn row3_a_refused_position_is_never_answered_for_the_previous_one() {
         "position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5c6 XXXX",
         "position fen 8/8/8 w - - 0 1",
         "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves e2e5",
+        // Lines that do not parse as a `position` leave none either.
+        "position startpos e2e4 e7e5",
+        "position",
+        "position xyz",
     ] {
         e.send(MIDDLE);
         e.send(bad);
@@ -596,4 +600,41 @@ fn the_full_build_prints_its_principal_variation() {
         }
         e.quit();
     }
+}
+
+/// xboard reads a line with one tokenizer whether idle or thinking: ` ping 7` (or a leading
+/// `\r`) during a search gets `pong 7`. An error line echoes control characters escaped (a `\r`
+/// cannot forge a line for a reader splitting on it) and cut to a sane length.
+#[test]
+fn xboard_tokenizes_alike_while_thinking_and_escapes_its_echoes() {
+    let mut x = Engine::start("xboard");
+    x.send("xboard");
+    x.send("protover 2");
+    x.send("setboard r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    x.send("sd 8");
+    x.send("go");
+    x.send(" ping 7");
+    x.send_raw(b"\rping 8\n");
+    x.send("?");
+    let lines = x.until("move ");
+    assert!(lines.iter().any(|l| l == "pong 7"), "{lines:?}");
+    assert!(lines.iter().any(|l| l == "pong 8"), "{lines:?}");
+    assert!(!lines.iter().any(|l| l.contains("pong ping")), "{lines:?}");
+    x.send_raw(b"foo\rmove e2e4\n");
+    let long = format!("{}\n", "z".repeat(1 << 20));
+    x.send_raw(long.as_bytes());
+    x.send("ping 9");
+    let lines = x.until("pong 9");
+    let errors: Vec<&String> = lines.iter().filter(|l| l.starts_with("Error")).collect();
+    assert_eq!(errors.len(), 2, "{lines:?}");
+    assert!(
+        errors[0].contains("foo\\rmove e2e4") && !errors[0].contains('\r'),
+        "{lines:?}"
+    );
+    assert!(
+        errors[1].len() < 400,
+        "an echo of {} bytes",
+        errors[1].len()
+    );
+    x.quit();
 }

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 const HANG: Duration = Duration::from_secs(120);
 
-fn scratch(name: &str) -> PathBuf {
+pub(super) fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("z80chess-hostile-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -22,7 +22,7 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 /// Run `z80chess ARGS` in `dir`: (success, stdout, stderr). Panics on a hang.
-fn run_in(dir: &Path, args: &[&str]) -> (bool, String, String) {
+pub(super) fn run_in(dir: &Path, args: &[&str]) -> (bool, String, String) {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_z80chess"));
     cmd.args(args)
         .current_dir(dir)
@@ -395,5 +395,23 @@ fn every_other_file_reader_refuses_a_device_or_fifo_by_name() {
         assert!(text.matches("not a regular file").count() >= 2, "{text}");
         assert!(text.contains("E2-E4"), "the game did not go on: {text}");
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The debugger's expressions are evaluated by recursion: a flat chain of 100,000 terms is
+/// refused by length with a clear message (the session goes on), never a stack overflow.
+#[test]
+fn a_flat_debugger_expression_of_100000_terms_is_refused_by_length() {
+    let dir = scratch("long-expr");
+    let long = vec!["1"; 100_000].join("+");
+    let fine = vec!["1"; 500].join("+");
+    std::fs::write(dir.join("script"), format!("print {long}\nprint {fine}\n")).unwrap();
+    let (_, out, err) = run_in(&dir, &["debug", "--batch", "-x", "script"]);
+    let all = format!("{out}{err}");
+    assert!(
+        all.contains("expression too long: more than 1000 operators"),
+        "{all}"
+    );
+    assert!(all.contains("= 500"), "the session did not go on: {all}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -23,4 +23,5 @@ mod params_fuzz;
 mod profile;
 mod progress;
 mod regress;
+mod safe_writes;
 mod tune;

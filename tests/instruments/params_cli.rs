@@ -115,6 +115,7 @@ fn the_file_reaches_the_z80_through_each_command() {
     let rec = file("rec.tsv", "");
     let (_, out, err) = run(&[
         "regress", &epd, "--build", "full", "--level", "1", "--params", &f, "--record", &rec,
+        "--force",
     ]);
     let text = std::fs::read_to_string(&rec).unwrap();
     assert!(text.contains(&format!("hash {hash}")), "{out}{err}{text}");

@@ -31,6 +31,7 @@ fn writes_image_symbols_listing_and_map() {
         lst: Some(&lst),
         map: Some(&map),
         xref: Some(&xref),
+        force: false,
     };
     cli(&src, &bin, outs, &defines).unwrap();
     // The cross-reference: `start` is referenced by the DW on line 11.
@@ -81,6 +82,7 @@ fn writes_nothing_on_error() {
         lst: Some(&lst),
         map: Some(&map),
         xref: None,
+        force: false,
     };
     let err = cli(&src, &bin, outs, &[]).unwrap_err();
     assert!(err.contains("2 errors"), "{err}");

@@ -13,16 +13,19 @@ const ALLOWED: &[(&str, &[&str])] = &[
     // The computer and its toolchain.
     ("z80", &[]),
     ("machine", &["z80"]),
-    ("asm", &["z80", "userfile"]),
-    ("disasm", &["z80", "userfile"]),
-    ("cpm", &["z80", "userfile"]),
+    ("asm", &["z80", "userfile", "outfile"]),
+    ("disasm", &["z80", "userfile", "outfile"]),
+    ("cpm", &["z80", "userfile", "outfile"]),
     ("userfile", &[]),
+    ("outfile", &[]),
     // The chess vocabulary on the firmware's encoding.
     ("chess", &[]),
     // The engine API.
     (
         "firmware",
-        &["machine", "z80", "asm", "disasm", "chess", "userfile"],
+        &[
+            "machine", "z80", "asm", "disasm", "chess", "userfile", "outfile",
+        ],
     ),
     // The models: no front end.
     ("reference", MODELS),
@@ -31,7 +34,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     // The session every front end shares: the engine and files, no front end.
     (
         "session",
-        &["firmware", "machine", "z80", "chess", "userfile"],
+        &["firmware", "machine", "z80", "chess", "userfile", "outfile"],
     ),
     // Front ends: the session and what lies under it.
     ("play", FRONT),
@@ -50,6 +53,7 @@ const MODELS: &[&str] = &[
     "machine",
     "z80",
     "userfile",
+    "outfile",
     "reference",
     "tablebase",
     "luscher",
@@ -64,6 +68,7 @@ const FRONT: &[&str] = &[
     "z80",
     "chess",
     "userfile",
+    "outfile",
     "tablebase",
     "play",
     "matchplay",
@@ -72,8 +77,8 @@ const FRONT: &[&str] = &[
 /// What an instrument (debugger, profiler) may import: the machine, the toolchain, the engine
 /// API and the session's loaders; no front end, no command.
 const INSTRUMENTS: &[&str] = &[
-    "z80", "machine", "asm", "disasm", "userfile", "chess", "firmware", "session", "debug",
-    "profile",
+    "z80", "machine", "asm", "disasm", "userfile", "outfile", "chess", "firmware", "session",
+    "debug", "profile",
 ];
 
 /// `src/cli/` and `main.rs`: every layer.
@@ -84,6 +89,7 @@ const ALL: &[&str] = &[
     "disasm",
     "cpm",
     "userfile",
+    "outfile",
     "chess",
     "firmware",
     "reference",
@@ -99,7 +105,7 @@ const ALL: &[&str] = &[
 
 /// Modules that use no clap and print nothing (their callers print). The toolchain (`asm`,
 /// `disasm`) and `cpm` still hold their commands' printing: theirs to quieten.
-const QUIET: &[&str] = &["z80", "machine", "userfile", "chess", "firmware"];
+const QUIET: &[&str] = &["z80", "machine", "userfile", "outfile", "chess", "firmware"];
 
 /// Modules that use no clap, except in the command files of [`COMMAND_FILES`].
 const NO_CLAP: &[&str] = &["reference", "tablebase", "luscher"];
