@@ -367,16 +367,20 @@ fn endgame_test_kqk_article_level_2() {
 
 #[test]
 fn hint_reads_built_tables_and_never_builds() {
-    let dir = store().dir;
+    // A folder of its own holding KRK alone (the shared one holds whatever the other tests
+    // asked for, KPKP's many sub-endings among them).
+    let dir = scratch("tablebase-hint");
+    std::fs::create_dir_all(&dir).unwrap();
+    let s = tables::dtm(&["KRK"]);
+    std::fs::copy(s.path("KRK"), dir.join(s.path("KRK").file_name().unwrap())).unwrap();
     let h = z80chess::tablebase::verdict::hint(&fen("k7/8/1K6/8/8/8/8/7R w - - 0 1"), &dir);
     assert_eq!(
         h,
         "tablebase KRK: White wins: mate in 1 (1 plies); best: Rh8#"
     );
-    // (no test of this binary builds KRKN: the shared folder holds what the others asked for)
-    let h = z80chess::tablebase::verdict::hint(&fen("8/8/8/4k3/8/8/3n4/3RK3 w - - 0 1"), &dir);
-    assert!(h.starts_with("no table for KRKN"), "{h}");
-    assert!(!dir.join("KRKN.dtm").exists(), "hint built a table");
+    let h = z80chess::tablebase::verdict::hint(&fen("8/8/8/4k3/8/8/3p4/3QK3 w - - 0 1"), &dir);
+    assert!(h.starts_with("no table for KQKP"), "{h}");
+    assert!(!dir.join("KQKP.dtm").exists(), "hint built a table");
     let h = z80chess::tablebase::verdict::hint(&Chess::default(), &dir);
     assert!(h.contains("32 men"), "{h}");
 }
