@@ -120,13 +120,20 @@ pub fn open(path: &Path, cap: u64) -> Result<std::fs::File, UserFileError> {
 /// hang) and checked again; the read stops one byte past the cap (a file that grows is refused
 /// too).
 pub fn read(path: &Path, cap: u64) -> Result<Vec<u8>, UserFileError> {
-    let io = |source| UserFileError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let file = open(path, cap)?;
+    read_capped(open(path, cap)?, path, cap)
+}
+
+/// Everything `file` (opened from `path`) holds, refused once it passes `cap` bytes: the read
+/// stops one byte past the cap, so a file that grows or a stream that never ends is refused
+/// rather than read until memory runs out.
+fn read_capped(file: std::fs::File, path: &Path, cap: u64) -> Result<Vec<u8>, UserFileError> {
     let mut bytes = Vec::new();
-    file.take(cap + 1).read_to_end(&mut bytes).map_err(io)?;
+    file.take(cap + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|source| UserFileError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
     if bytes.len() as u64 > cap {
         return Err(UserFileError::TooLarge {
             path: path.to_path_buf(),
@@ -181,14 +188,7 @@ pub fn read_stream_text(path: &Path, cap: u64) -> Result<String, UserFileError> 
             return Err(io(std::io::Error::last_os_error()));
         }
     }
-    let mut bytes = Vec::new();
-    file.take(cap + 1).read_to_end(&mut bytes).map_err(io)?;
-    if bytes.len() as u64 > cap {
-        return Err(UserFileError::TooLarge {
-            path: path.to_path_buf(),
-            cap,
-        });
-    }
+    let bytes = read_capped(file, path, cap)?;
     String::from_utf8(bytes).map_err(|_| {
         io(std::io::Error::new(
             std::io::ErrorKind::InvalidData,
