@@ -172,13 +172,13 @@ pub enum AccessKind {
 }
 
 /// The machine's bus seen through an observer.
-struct ObservedBus<'a, O: Observer> {
+struct ObservedBus<'a, O: Observer + ?Sized> {
     bus: &'a mut MachineBus,
     obs: &'a mut O,
     stop: bool,
 }
 
-impl<O: Observer> ObservedBus<'_, O> {
+impl<O: Observer + ?Sized> ObservedBus<'_, O> {
     #[inline(always)]
     fn note(&mut self, kind: AccessKind, addr: u16, value: u8, old: u8, t: TStates) {
         if self.obs.access(Access {
@@ -193,7 +193,7 @@ impl<O: Observer> ObservedBus<'_, O> {
     }
 }
 
-impl<O: Observer> Bus for ObservedBus<'_, O> {
+impl<O: Observer + ?Sized> Bus for ObservedBus<'_, O> {
     fn fetch(&mut self, addr: u16, t: TStates) -> u8 {
         let v = self.bus.fetch(addr, t);
         self.note(AccessKind::Fetch, addr, v, v, t);
@@ -582,7 +582,11 @@ impl Machine {
     }
 
     /// [`Machine::run`] with an observer watching every instruction and bus access.
-    pub fn run_observed<O: Observer>(&mut self, budget: TStates, obs: &mut O) -> StopReason {
+    pub fn run_observed<O: Observer + ?Sized>(
+        &mut self,
+        budget: TStates,
+        obs: &mut O,
+    ) -> StopReason {
         let limit = self.cpu.t.saturating_add(budget);
         obs.page(self.bus.window_page());
         loop {
@@ -610,6 +614,15 @@ impl Machine {
                 return StopReason::Halted;
             }
         }
+    }
+
+    /// [`Machine::run_observed`] with the observer behind `dyn Observer`: compiled once, in
+    /// this crate, for the observers that need no full speed (the debugger's, the tests'),
+    /// where each observer type of its own would build the instruction set again (see
+    /// [`Cpu::step_dyn`]). The profiler keeps its own copy, since it watches whole searches.
+    #[inline(never)]
+    pub fn run_observed_dyn(&mut self, budget: TStates, obs: &mut dyn Observer) -> StopReason {
+        self.run_observed(budget, obs)
     }
 
     /// Emulated seconds of `t` T-states at the period clock.

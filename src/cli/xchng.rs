@@ -90,17 +90,17 @@ impl Observer for Probe {
 
 /// Send `command` and run the firmware under `obs` until it waits for the host with nothing
 /// left to read; the reply, decoded by the protocol's decoder.
-pub fn command_observed<O: Observer>(
+pub fn command_observed(
     engine: &mut Engine,
     command: &Command,
-    obs: &mut O,
+    obs: &mut dyn Observer,
 ) -> Result<Reply, String> {
     let op = command.op();
     let bytes = command.encode().map_err(|e| e.to_string())?;
     engine.machine.take_output();
     engine.machine.send(&bytes);
     loop {
-        match engine.machine.run_observed(u64::MAX, obs) {
+        match engine.machine.run_observed_dyn(u64::MAX, obs) {
             StopReason::InputNeeded if engine.machine.pending_input() == 0 => break,
             StopReason::InputNeeded => continue,
             other => {

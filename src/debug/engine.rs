@@ -750,7 +750,7 @@ impl Debugger {
                 },
                 self.genmov,
             );
-            let r = self.m.run_observed(budget, &mut obs);
+            let r = self.m.run_observed_dyn(budget, &mut obs);
             let machine = match r {
                 StopReason::InputNeeded | StopReason::Exit(_) | StopReason::Fault(_) => {
                     // The machine stopped before the observer saw the instruction's end.

@@ -126,9 +126,9 @@ macro_rules! handler_table {
 /// The handler tables of one bus type: the unprefixed page, and the CB, ED, DD and FD pages
 /// (whose prefix's handler fetches the second opcode and jumps through them, so each
 /// prefixed instruction ends in its own dispatch jump, predicted apart).
-struct Handlers<B>(std::marker::PhantomData<B>);
+struct Handlers<B: ?Sized>(std::marker::PhantomData<B>);
 
-impl<B: Bus> Handlers<B> {
+impl<B: Bus + ?Sized> Handlers<B> {
     const MAIN: [Handler<B>; 256] = handler_table!(handle, B);
     const CB: [Handler<B>; 256] = handler_table!(handle_second, B, 0xCB);
     const ED: [Handler<B>; 256] = handler_table!(handle_second, B, 0xED);
@@ -150,7 +150,7 @@ impl<B: Bus> Handlers<B> {
 /// The chain is bounded by `cpu.end` (see [`Cpu::batch`]), so a build in which the tail calls
 /// stay calls still runs, with a frame per instruction (and per prefix) of a chain of at most
 /// [`CHAIN_T`] T-states.
-fn handle<const N: u8, B: Bus>(
+fn handle<const N: u8, B: Bus + ?Sized>(
     cpu: &mut Cpu,
     bus: &mut B,
     t: TStates,
@@ -218,7 +218,7 @@ const fn straight_len(n: u8) -> u16 {
 /// The handler of `N` on the second page `PAGE` (CB, ED, DD or FD; see [`handle`]), entered
 /// with `pcr` at `N` and `t` at its M1 cycle. After DD or FD, `N` runs with IX or IY for HL;
 /// a further DD or FD starts a run of prefixes, of which the last counts.
-fn handle_second<const PAGE: u8, const N: u8, B: Bus>(
+fn handle_second<const PAGE: u8, const N: u8, B: Bus + ?Sized>(
     cpu: &mut Cpu,
     bus: &mut B,
     t: TStates,
@@ -269,7 +269,7 @@ fn chained_q(cpu: &Cpu, t: TStates, f: u32) -> u8 {
 /// or the bus's deadline, fetch the next opcode and jump to its handler; else store what the
 /// chain carried and return.
 #[inline(always)]
-fn chain<B: Bus>(k: Core<'_>, bus: &mut B, start: u16, len: u16) -> (TStates, u64) {
+fn chain<B: Bus + ?Sized>(k: Core<'_>, bus: &mut B, start: u16, len: u16) -> (TStates, u64) {
     let (t, next, a, f) = (k.t, k.pcr, k.a, k.f);
     let wrote_f = k.wrote_f;
     let cpu = k.cpu;
@@ -319,8 +319,10 @@ impl Exit {
 
 impl Cpu {
     /// Execute one instruction (all its prefixes) or accept one pending interrupt.
-    #[inline]
-    pub fn step<B: Bus>(&mut self, bus: &mut B) {
+    ///
+    /// Not `#[inline]`: the whole instruction set is one large function per bus type, which an
+    /// inline hint would copy into every codegen unit that calls it.
+    pub fn step<B: Bus + ?Sized>(&mut self, bus: &mut B) {
         let mut k = Core::new(self);
         // One test for the rare cases (an NMI, the /INT line, HALT) keeps the common path short.
         if !((k.nmi_pending | k.int_line | k.halted) && k.step_event(bus)) {
@@ -331,9 +333,26 @@ impl Cpu {
         k.finish();
     }
 
+    /// [`Cpu::step`] over a bus behind `dyn Bus`: one copy of the instruction set, compiled
+    /// in this crate, for every bus a caller does not need at full speed. Each generic call
+    /// with a bus type of its own makes the compiler build the whole instruction set again in
+    /// the calling crate (optimized builds share no generic code between crates); the tests'
+    /// tracing buses call this one instead, so no test binary builds its own copy.
+    #[inline(never)]
+    pub fn step_dyn(&mut self, bus: &mut dyn Bus) {
+        self.step(bus);
+    }
+
+    /// [`Cpu::run`] over a bus behind `dyn Bus`, for the reason [`Cpu::step_dyn`] gives: the
+    /// batch loop's handler tables for `dyn Bus` exist once, in this crate.
+    #[inline(never)]
+    pub fn run_dyn(&mut self, bus: &mut dyn Bus, limit: TStates) -> Exit {
+        self.run(bus, limit)
+    }
+
     /// Run whole instructions until the counter reaches `t_end` (or passes it by the last
     /// instruction's length).
-    pub fn run_until<B: Bus>(&mut self, bus: &mut B, t_end: u64) {
+    pub fn run_until<B: Bus + ?Sized>(&mut self, bus: &mut B, t_end: u64) {
         while self.t < t_end {
             self.step(bus);
         }
@@ -347,7 +366,7 @@ impl Cpu {
     /// (`Cpu::batch`) whose only tests per instruction are the counter against the limit (or
     /// the end of a chain) and against the bus's deadline (a bus that must stop the machine
     /// lowers it, see [`Bus::deadline`]).
-    pub fn run<B: Bus>(&mut self, bus: &mut B, limit: TStates) -> Exit {
+    pub fn run<B: Bus + ?Sized>(&mut self, bus: &mut B, limit: TStates) -> Exit {
         let mut last = self.pc;
         loop {
             if self.t >= limit.min(bus.deadline()) {
@@ -393,7 +412,7 @@ impl Cpu {
     /// What was tried, kept and dropped, with its figures and commands, is in
     /// `benches/README.md`, "The emulator and the period builds".
     #[inline(never)]
-    fn batch<B: Bus>(&mut self, bus: &mut B, limit: TStates) -> u16 {
+    fn batch<B: Bus + ?Sized>(&mut self, bus: &mut B, limit: TStates) -> u16 {
         debug_assert!(!self.halted);
         // The first instruction clears the EI and LD A,I/R latches; the instructions that set
         // them (and HALT) end the batch by lowering `end` to 0.
@@ -572,7 +591,7 @@ impl<'a> Core<'a> {
     /// One instruction (all its prefixes): Q kept for SCF/CCF, then fetch and execute. (The
     /// EI and LD A,I/R latches are cleared by the caller: per step, or once per batch.)
     #[inline(always)]
-    fn instruction<B: Bus>(&mut self, bus: &mut B) {
+    fn instruction<B: Bus + ?Sized>(&mut self, bus: &mut B) {
         let prev_q = self.q;
         self.q = 0;
         let op = self.fetch_op(bus);
@@ -584,7 +603,7 @@ impl<'a> Core<'a> {
     /// runs as usual (a masked /INT).
     #[cold]
     #[inline(never)]
-    fn step_event<B: Bus>(&mut self, bus: &mut B) -> bool {
+    fn step_event<B: Bus + ?Sized>(&mut self, bus: &mut B) -> bool {
         if self.nmi_pending {
             self.accept_nmi(bus);
             return true;
@@ -610,7 +629,7 @@ impl<'a> Core<'a> {
     /// After a DD or FD prefix (`first`): any further DD/FD are ignored but the last, then the
     /// instruction runs with IX or IY for HL.
     #[inline(always)]
-    fn exec_prefixed<B: Bus>(&mut self, bus: &mut B, first: u8, prev_q: u8) {
+    fn exec_prefixed<B: Bus + ?Sized>(&mut self, bus: &mut B, first: u8, prev_q: u8) {
         let mut prefix = first;
         let mut op = self.fetch_op(bus);
         while op == 0xDD || op == 0xFD {
@@ -627,13 +646,13 @@ impl<'a> Core<'a> {
     /// `exec_main` with the opcode a constant in each arm: one jump through a 256-entry table,
     /// and each arm is that opcode's code alone (the field decoding folds away).
     #[inline(always)]
-    fn dispatch<const I: u8, B: Bus>(&mut self, bus: &mut B, op: u8, prev_q: u8) {
+    fn dispatch<const I: u8, B: Bus + ?Sized>(&mut self, bus: &mut B, op: u8, prev_q: u8) {
         by_opcode!(op, n => self.exec_main::<I, B>(bus, n, prev_q))
     }
     // ----- machine cycles -------------------------------------------------------------
 
     #[inline(always)]
-    fn fetch_op<B: Bus>(&mut self, bus: &mut B) -> u8 {
+    fn fetch_op<B: Bus + ?Sized>(&mut self, bus: &mut B) -> u8 {
         let v = bus.fetch(self.pc(), self.t);
         // The next byte and one more M1 cycle for R, in one add.
         self.pcr = self.pcr.wrapping_add(1 + M1_ONE);
@@ -641,46 +660,46 @@ impl<'a> Core<'a> {
         v
     }
     #[inline(always)]
-    fn rd<B: Bus>(&mut self, bus: &mut B, addr: u16) -> u8 {
+    fn rd<B: Bus + ?Sized>(&mut self, bus: &mut B, addr: u16) -> u8 {
         let v = bus.read(addr, self.t);
         self.t += 3;
         v
     }
     #[inline(always)]
-    fn wr<B: Bus>(&mut self, bus: &mut B, addr: u16, v: u8) {
+    fn wr<B: Bus + ?Sized>(&mut self, bus: &mut B, addr: u16, v: u8) {
         bus.write(addr, v, self.t);
         self.t += 3;
     }
     #[inline(always)]
-    fn imm8<B: Bus>(&mut self, bus: &mut B) -> u8 {
+    fn imm8<B: Bus + ?Sized>(&mut self, bus: &mut B) -> u8 {
         let v = self.rd(bus, self.pc());
         self.pcr = self.pcr.wrapping_add(1);
         v
     }
     #[inline(always)]
-    fn imm16<B: Bus>(&mut self, bus: &mut B) -> u16 {
+    fn imm16<B: Bus + ?Sized>(&mut self, bus: &mut B) -> u16 {
         let lo = self.imm8(bus);
         let hi = self.imm8(bus);
         u16::from_le_bytes([lo, hi])
     }
     #[inline(always)]
-    fn idle<B: Bus>(&mut self, bus: &mut B, addr: u16, n: u32) {
+    fn idle<B: Bus + ?Sized>(&mut self, bus: &mut B, addr: u16, n: u32) {
         bus.idle(addr, n, self.t);
         self.t += n as u64;
     }
     #[inline(always)]
-    fn pin<B: Bus>(&mut self, bus: &mut B, port: u16) -> u8 {
+    fn pin<B: Bus + ?Sized>(&mut self, bus: &mut B, port: u16) -> u8 {
         let v = bus.port_in(port, self.t);
         self.t += 4;
         v
     }
     #[inline(always)]
-    fn pout<B: Bus>(&mut self, bus: &mut B, port: u16, v: u8) {
+    fn pout<B: Bus + ?Sized>(&mut self, bus: &mut B, port: u16, v: u8) {
         bus.port_out(port, v, self.t);
         self.t += 4;
     }
     #[inline(always)]
-    fn push16<B: Bus>(&mut self, bus: &mut B, v: u16) {
+    fn push16<B: Bus + ?Sized>(&mut self, bus: &mut B, v: u16) {
         let [hi, lo] = v.to_be_bytes();
         let sp = load16(&self.sp).wrapping_sub(1);
         self.sp = sp;
@@ -690,7 +709,7 @@ impl<'a> Core<'a> {
         self.wr(bus, sp, lo);
     }
     #[inline(always)]
-    fn pop16<B: Bus>(&mut self, bus: &mut B) -> u16 {
+    fn pop16<B: Bus + ?Sized>(&mut self, bus: &mut B) -> u16 {
         let sp = load16(&self.sp);
         let lo = self.rd(bus, sp);
         let sp = sp.wrapping_add(1);
@@ -775,7 +794,7 @@ impl<'a> Core<'a> {
     /// The address of the `(HL)` operand: HL, or IX+d / IY+d after reading d and the
     /// five internal T-states that add it (MEMPTR takes the sum).
     #[inline(always)]
-    fn ea<const I: u8, B: Bus>(&mut self, bus: &mut B) -> u16 {
+    fn ea<const I: u8, B: Bus + ?Sized>(&mut self, bus: &mut B) -> u16 {
         if I == HL {
             self.hl()
         } else {
@@ -970,7 +989,7 @@ impl<'a> Core<'a> {
     #[allow(clippy::too_many_lines)]
     #[inline(always)]
     /// `prev_q`: Q as it was when the instruction began (SCF and CCF read it).
-    fn exec_main<const I: u8, B: Bus>(&mut self, bus: &mut B, op: u8, prev_q: u8) {
+    fn exec_main<const I: u8, B: Bus + ?Sized>(&mut self, bus: &mut B, op: u8, prev_q: u8) {
         let y = (op >> 3) & 7;
         let z = op & 7;
         let p = y >> 1;
@@ -1288,7 +1307,7 @@ impl<'a> Core<'a> {
     }
 
     #[inline(always)]
-    fn jr<B: Bus>(&mut self, bus: &mut B, e: i8) {
+    fn jr<B: Bus + ?Sized>(&mut self, bus: &mut B, e: i8) {
         let pc = self.pc().wrapping_sub(1);
         self.idle(bus, pc, 5);
         let pc = self.pc().wrapping_add(e as u16);
@@ -1338,13 +1357,13 @@ impl<'a> Core<'a> {
     // ----- CB page ----------------------------------------------------------------------
 
     #[inline(always)]
-    fn exec_cb<B: Bus>(&mut self, bus: &mut B) {
+    fn exec_cb<B: Bus + ?Sized>(&mut self, bus: &mut B) {
         let op = self.fetch_op(bus);
         by_opcode!(op, n => self.exec_cb_op(bus, n))
     }
 
     #[inline(always)]
-    fn exec_cb_op<B: Bus>(&mut self, bus: &mut B, op: u8) {
+    fn exec_cb_op<B: Bus + ?Sized>(&mut self, bus: &mut B, op: u8) {
         let x = op >> 6;
         let y = (op >> 3) & 7;
         let z = op & 7;
@@ -1379,7 +1398,7 @@ impl<'a> Core<'a> {
     /// Every form works on (IX+d); forms with z != 6 also copy the result into `r[z]`
     /// (the real H and L, not IXH/IXL).
     #[inline(always)]
-    fn exec_xycb<const I: u8, B: Bus>(&mut self, bus: &mut B) {
+    fn exec_xycb<const I: u8, B: Bus + ?Sized>(&mut self, bus: &mut B) {
         let d = self.imm8(bus) as i8;
         let op = self.imm8(bus);
         let pc = self.pc().wrapping_sub(1);
@@ -1409,13 +1428,13 @@ impl<'a> Core<'a> {
     // ----- ED page ----------------------------------------------------------------------
 
     #[inline(always)]
-    fn exec_ed<B: Bus>(&mut self, bus: &mut B) {
+    fn exec_ed<B: Bus + ?Sized>(&mut self, bus: &mut B) {
         let op = self.fetch_op(bus);
         by_opcode!(op, n => self.exec_ed_op(bus, n))
     }
 
     #[inline(always)]
-    fn exec_ed_op<B: Bus>(&mut self, bus: &mut B, op: u8) {
+    fn exec_ed_op<B: Bus + ?Sized>(&mut self, bus: &mut B, op: u8) {
         let x = op >> 6;
         let y = (op >> 3) & 7;
         let z = op & 7;
@@ -1520,7 +1539,7 @@ impl<'a> Core<'a> {
 
     /// LDI/LDD/LDIR/LDDR, CPI.., INI.., OUTI..: y = 4 (I), 5 (D), 6 (IR), 7 (DR).
     #[inline(always)]
-    fn exec_block<B: Bus>(&mut self, bus: &mut B, y: u8, z: u8) {
+    fn exec_block<B: Bus + ?Sized>(&mut self, bus: &mut B, y: u8, z: u8) {
         let dec = y & 1 != 0;
         let repeat = y >= 6;
         let step = if dec { 0xFFFFu16 } else { 1 };
@@ -1669,7 +1688,7 @@ impl<'a> Core<'a> {
     }
 
     /// NMI: an M1 cycle whose opcode is ignored (5 T), PC pushed, jump to 0066h. 11 T.
-    fn accept_nmi<B: Bus>(&mut self, bus: &mut B) {
+    fn accept_nmi<B: Bus + ?Sized>(&mut self, bus: &mut B) {
         self.nmi_pending = false;
         if self.p {
             self.f &= !PV;
@@ -1688,7 +1707,7 @@ impl<'a> Core<'a> {
     /// INT: an acknowledge M1 of 6 T (two automatic wait states) fetching the bus byte, then
     /// IM 0: the byte is executed (RST n: 13 T in all); IM 1: RST 38h (13 T);
     /// IM 2: jump through the word at I*256 + byte (19 T).
-    fn accept_int<B: Bus>(&mut self, bus: &mut B) {
+    fn accept_int<B: Bus + ?Sized>(&mut self, bus: &mut B) {
         // NMOS quirk: P/V of LD A,I / LD A,R reads IFF2 after it was cleared.
         if self.p {
             self.f &= !PV;

@@ -60,13 +60,13 @@ pub fn playouts(rng: &mut Rng, n: usize, lo: u64, hi: u64) -> Vec<Chess> {
 }
 
 /// A search to `level` from `pos` (loaded first), watched by `obs` to its end.
-pub fn observed_search<O: Observer>(e: &mut Engine, pos: &Chess, level: u8, obs: &mut O) {
+pub fn observed_search(e: &mut Engine, pos: &Chess, level: u8, obs: &mut dyn Observer) {
     sargon::load(e, pos).unwrap();
     observed_search_here(e, level, obs);
 }
 
 /// A search to `level` from the position loaded, watched by `obs` to its end.
-pub fn observed_search_here<O: Observer>(e: &mut Engine, level: u8, obs: &mut O) {
+pub fn observed_search_here(e: &mut Engine, level: u8, obs: &mut dyn Observer) {
     let bytes = Command::Search {
         level,
         iterate: false,
@@ -77,7 +77,7 @@ pub fn observed_search_here<O: Observer>(e: &mut Engine, level: u8, obs: &mut O)
     e.machine.take_output();
     e.machine.send(&bytes);
     loop {
-        match e.machine.run_observed(u64::MAX, obs) {
+        match e.machine.run_observed_dyn(u64::MAX, obs) {
             StopReason::InputNeeded if e.machine.pending_input() == 0 => break,
             StopReason::InputNeeded => continue,
             other => panic!("the search stopped: {other:?}"),

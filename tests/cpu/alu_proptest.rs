@@ -225,7 +225,7 @@ fn get_reg(cpu: &Cpu, bus: &FlatBus, reg: u8) -> u8 {
 }
 
 fn run(cpu: &mut Cpu, bus: &mut FlatBus, len: u16) {
-    cpu.step(bus);
+    cpu.step_dyn(bus);
     assert_eq!(cpu.pc, len, "instruction length");
 }
 

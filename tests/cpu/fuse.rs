@@ -185,7 +185,7 @@ fn run(input: &Input, exp: &Expected) -> Result<usize, String> {
 
     let mut steps = 0;
     while cpu.t < s.tstates {
-        cpu.step(&mut bus);
+        cpu.step_dyn(&mut bus);
         steps += 1;
         if steps > 100_000 {
             return Err("runaway: more than 100000 steps".into());

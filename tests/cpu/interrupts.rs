@@ -37,7 +37,7 @@ fn machine(pc: u16, code: &[u8]) -> (Cpu, TracingBus) {
 fn step(cpu: &mut Cpu, bus: &mut TracingBus) -> u64 {
     let t0 = cpu.t;
     bus.events.clear();
-    cpu.step(bus);
+    cpu.step_dyn(bus);
     cpu.t - t0
 }
 

@@ -416,7 +416,7 @@ fn cpu_agrees_with_the_table() {
                         .sum();
                     let before = cpu.clone();
                     let t0 = cpu.t;
-                    cpu.step(&mut bus);
+                    cpu.step_dyn(&mut bus);
                     let dt = cpu.t - t0;
                     let name = format!("{:02X?} F={f:02X} BC={bc:04X}", &seq[..(a - AT) as usize]);
                     let own_t = dt.wrapping_sub(fixed);

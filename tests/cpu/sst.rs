@@ -160,7 +160,7 @@ fn run_test(bus: &mut TracingBus, test: &Value) -> Vec<(String, String, String)>
     );
     bus.events.clear();
 
-    match bus::catch(|| cpu.step(bus)) {
+    match bus::catch(|| cpu.step_dyn(bus)) {
         Ok(()) => compare(&cpu, bus, test, &ports, &mut diffs),
         Err(msg) => diffs.push(("step".into(), "no panic".into(), msg)),
     }

@@ -407,7 +407,7 @@ fn the_profiler_charges_each_page_s_routine() {
     let mut m = Machine::expanded(&a.image).unwrap();
     let mut prof = Profiler::new(&routines);
     assert!(matches!(
-        m.run_observed(1_000_000, &mut prof),
+        m.run_observed_dyn(1_000_000, &mut prof),
         StopReason::Exit(_)
     ));
     prof.finish(&m.cpu);

@@ -49,7 +49,7 @@ fn both_paths(m: &Machine, slice: TStates, done: impl Fn(StopReason) -> bool) ->
     let mut obs = Counter::default();
     for _ in 0..100_000 {
         let a = fast.run(slice);
-        let b = traced.run_observed(slice, &mut obs);
+        let b = traced.run_observed_dyn(slice, &mut obs);
         assert_eq!(a, b, "stop reasons differ at T {}", fast.cpu.t);
         assert!(
             state(&fast) == state(&traced),
@@ -144,7 +144,7 @@ fn faults_stop_both_paths_at_the_same_instruction_and_t_state() {
             let m = machine(src, map);
             let (mut fast, mut traced) = (m.clone(), m);
             let a = fast.run(budget);
-            let b = traced.run_observed(budget, &mut Counter::default());
+            let b = traced.run_observed_dyn(budget, &mut Counter::default());
             assert_eq!(a, b, "{name}, budget {budget}");
             assert!(state(&fast) == state(&traced), "{name}, budget {budget}");
             if budget == 1_000 {
@@ -194,7 +194,7 @@ fn halt_ends_the_run_on_both_paths_whatever_the_budget() {
             let m = machine(src, MemoryMap::Period);
             let (mut fast, mut traced) = (m.clone(), m);
             let a = fast.run(budget);
-            let b = traced.run_observed(budget, &mut Counter::default());
+            let b = traced.run_observed_dyn(budget, &mut Counter::default());
             assert_eq!(a, b, "{src:?} budget {budget}");
             assert!(state(&fast) == state(&traced), "{src:?} budget {budget}");
             if budget >= 12 {
@@ -319,12 +319,12 @@ fn interrupts_between_batches_are_taken_at_the_same_t_states() {
         }
         let limit = fast.0.t + len;
         while fast.0.t < limit {
-            if let Exit::Halted { .. } = fast.0.run(&mut fast.1, limit) {
+            if let Exit::Halted { .. } = fast.0.run_dyn(&mut fast.1, limit) {
                 // A halted CPU runs NOP cycles (the interrupt that wakes it comes with the line).
             }
         }
         while slow.0.t < limit {
-            slow.0.step(&mut slow.1);
+            slow.0.step_dyn(&mut slow.1);
         }
         assert_eq!(fast.0, slow.0, "registers differ after slice {i}");
         assert!(fast.1.log == slow.1.log, "bus cycles differ in slice {i}");
@@ -359,7 +359,7 @@ fn the_batch_loop_names_the_instruction_it_ended_after() {
                     let mut cpu = Cpu::new();
                     (cpu.pc, cpu.f, cpu.sp) = (start, flags, 0x4000);
                     cpu.set_bc(0x0102);
-                    let exit = cpu.run(&mut bus, 1);
+                    let exit = cpu.run_dyn(&mut bus, 1);
                     let what = format!("{prefix:02X?} {op:02X} at {start:04X}h, F {flags:02X}h");
                     assert_eq!(exit.pc(), start, "{what}: {exit:?}");
                     checked += 1;
@@ -408,12 +408,12 @@ fn q_reaches_scf_and_ccf_on_the_batch_loop_as_on_the_step() {
                     seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
                     limit += 1 + (seed >> 16) as u64 % 37;
                     while fast.0.t < limit {
-                        fast.0.run(&mut fast.1, limit);
+                        fast.0.run_dyn(&mut fast.1, limit);
                     }
                     while slow.0.t < limit {
                         let q = slow.0.q;
                         let scf = matches!(slow.1.mem[slow.0.pc as usize], 0x37 | 0x3F);
-                        slow.0.step(&mut slow.1);
+                        slow.0.step_dyn(&mut slow.1);
                         scf_after_a_flag_write += (scf && q & 0x28 != 0) as u32;
                     }
                     assert_eq!(
@@ -444,10 +444,10 @@ fn r_counts_the_same_when_pc_wraps_past_ffffh_in_every_instruction_pair() {
     let mut slow = fast.clone();
     for limit in [3, 100_000, 100_001, 250_000, 1_000_000] {
         while fast.0.t < limit {
-            fast.0.run(&mut fast.1, limit);
+            fast.0.run_dyn(&mut fast.1, limit);
         }
         while slow.0.t < limit {
-            slow.0.step(&mut slow.1);
+            slow.0.step_dyn(&mut slow.1);
         }
         assert_eq!(fast.0, slow.0, "the registers differ at limit {limit}");
     }

@@ -142,7 +142,7 @@ fn run_case(c: &Case) -> Result<(), String> {
             .map(|i| ours.mem[pc.wrapping_add(i) as usize])
             .collect();
         let before = ours.mem.clone();
-        cpu.step(&mut ours);
+        cpu.step_dyn(&mut ours);
         // z80emu returns after each DD/FD prefix; ours runs prefixes and instruction as one.
         loop {
             let _ = z.execute_next(&mut theirs, &mut tsc, None::<fn(_)>);

@@ -142,7 +142,10 @@ fn call_tracking_follows_every_kind_of_transfer() {
     let routines = Routines::from_assembly(&a).unwrap();
     let mut m = Machine::new(&a.image).unwrap();
     let mut prof = Profiler::new(&routines);
-    assert_eq!(m.run_observed(1_000_000, &mut prof), StopReason::Exit(0));
+    assert_eq!(
+        m.run_observed_dyn(1_000_000, &mut prof),
+        StopReason::Exit(0)
+    );
     prof.finish(&m.cpu);
     let p = prof.profile();
     assert_eq!(p.total, m.cpu.t);

@@ -14,7 +14,7 @@ impl Debugger {
                 Mode::Replay { target },
                 self.genmov,
             );
-            let r = self.m.run_observed(u64::MAX, &mut obs);
+            let r = self.m.run_observed_dyn(u64::MAX, &mut obs);
             if matches!(
                 r,
                 StopReason::InputNeeded | StopReason::Exit(_) | StopReason::Fault(_)
@@ -73,7 +73,7 @@ impl Debugger {
                 self.genmov,
             );
             while obs.track.icount < end {
-                let r = self.m.run_observed(u64::MAX, &mut obs);
+                let r = self.m.run_observed_dyn(u64::MAX, &mut obs);
                 if matches!(
                     r,
                     StopReason::InputNeeded | StopReason::Exit(_) | StopReason::Fault(_)
