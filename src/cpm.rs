@@ -159,7 +159,7 @@ pub fn run(
         if cpu.pc == 0x0005 {
             // The JP BDOS itself, past the trap.
             bus.armed = false;
-            cpu.step(&mut bus);
+            cpu.run(&mut bus, cpu.t + 1);
             bus.armed = true;
         } else if let Exit::Halted {
             pc: pc @ (0x0000 | 0x0005),

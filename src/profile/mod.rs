@@ -28,7 +28,7 @@ pub fn profile_search(
         .machine
         .send(&[protocol::CMD_SEARCH, level, iterate as u8]);
     loop {
-        match engine.machine.run_observed(u64::MAX, &mut profiler) {
+        match engine.machine.run_observed_dyn(u64::MAX, &mut profiler) {
             StopReason::InputNeeded if engine.machine.pending_input() == 0 => break,
             StopReason::InputNeeded => continue,
             other => {

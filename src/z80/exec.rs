@@ -374,7 +374,15 @@ impl Cpu {
             }
             if self.nmi_pending | self.int_line | self.halted {
                 last = self.pc;
-                self.step(bus);
+                let mut k = Core::new(self);
+                let event = k.step_event(bus);
+                k.finish();
+                if !event {
+                    // /INT is asserted but not accepted (DI, or the instruction after EI):
+                    // one instruction, through the batch loop's handlers. Not `Cpu::step`,
+                    // whose whole instruction set would be compiled again for every bus.
+                    last = self.batch(bus, self.t + 1);
+                }
             } else {
                 last = self.batch(bus, limit);
             }
@@ -385,7 +393,8 @@ impl Cpu {
     }
 
     /// The batch loop of [`Cpu::run`]: entered with no NMI pending, /INT not asserted and the
-    /// CPU not halted (none of which an instruction can change but HALT), below the limit.
+    /// CPU not halted (none of which an instruction can change but HALT), below the limit; or,
+    /// with /INT asserted but not accepted, for one instruction (a limit one T-state ahead).
     /// Returns the address of the last instruction it ran.
     ///
     /// It runs chains of threaded handlers, one function per opcode of each page
