@@ -374,7 +374,9 @@ impl<'a> Obs<'a> {
                         k,
                     ) if (start..=end).contains(&acc.addr)
                         && ((k == AccessKind::Read && read)
-                            || (k == AccessKind::Write && write)) =>
+                            // `watch` (writes only) stops on a change, as gdb's does;
+                            // `awatch` on every access
+                            || (k == AccessKind::Write && write && (read || acc.old != acc.value))) =>
                     {
                         HitWhat::Mem {
                             write: k == AccessKind::Write,
