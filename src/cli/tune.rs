@@ -23,7 +23,8 @@ pub struct Args {
     /// Write the tuned parameter file here (default: print it after the report)
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Let --out replace a file already there.
+    /// Let --out replace a file already there, and write weights that predict the held-out
+    /// games worse than the starting weights (refused without it)
     #[arg(long)]
     pub force: bool,
 }
@@ -40,13 +41,19 @@ pub fn cli(args: &Args) -> Result<String, TuneError> {
     })
 }
 
-/// Run `z80chess tune`: unreadable games or parameters are a bad input (3).
+/// Run `z80chess tune`: unreadable games or parameters are a bad input (3); a fit worse
+/// than the starting weights on the held-out games is a failed run (1) after its report.
 pub fn run(args: &Args) -> Result<(), CliError> {
     for p in &args.pgn {
         super::readable(p)?;
     }
     super::load_params(args.params.as_deref())?;
-    let text = cli(args).map_err(|e| CliError::Run(e.to_string()))?;
+    let text = cli(args).map_err(|e| {
+        if let TuneError::Worse { report, .. } = &e {
+            print!("{report}");
+        }
+        CliError::Run(e.to_string())
+    })?;
     print!("{text}");
     Ok(())
 }

@@ -52,12 +52,15 @@ pub struct Session {
     pub errors: usize,
     /// The last thing a stop or a view said, for the full-screen mode's status line.
     pub status: String,
+    /// The commands a person typed, at the prompt and in the full-screen mode, oldest first:
+    /// the history both recall, saved when the debugger ends.
+    pub history: Vec<String>,
 }
 
 const PROMPT_WORDS: &[(&str, &str, &str)] = &[
     ("break", "LOC [if COND]", "breakpoint at an address, label or file:line (alias b)"),
     ("tbreak", "LOC [if COND]", "breakpoint deleted at its first stop"),
-    ("watch", "ADDR[..END | LEN] [if COND]", "stop after a write to the range ($old, $new, $addr)"),
+    ("watch", "ADDR[..END | LEN] [if COND]", "stop after a write that changes a byte of the range ($old, $new, $addr)"),
     ("rwatch", "ADDR[..END | LEN] [if COND]", "stop after a read of the range"),
     ("awatch", "ADDR[..END | LEN] [if COND]", "stop after a read or a write"),
     ("catch", "in|out|io [PORT] [if COND]", "stop after port input/output ($port, $value)"),
@@ -142,6 +145,7 @@ impl Session {
             layout: Layout::Source,
             mem_addr: None,
             errors: 0,
+            history: Vec::new(),
             status: String::new(),
         }
     }

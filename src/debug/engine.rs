@@ -36,6 +36,25 @@ pub struct Track {
     pub stack: CallStack,
     /// Move lists GENMOV returned, (first entry, end), oldest first.
     pub lists: Vec<(u16, u16)>,
+    /// GENMOV is running and has set its write pointer (HL') for the list it builds: before
+    /// that, HL' still holds the end of an earlier list.
+    pub building: bool,
+}
+
+/// Where GENMOV starts, and where its write pointer is set (the top of its square loop).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Genmov {
+    entry: u16,
+    ready: u16,
+}
+
+impl Genmov {
+    /// From the program's symbols: `GENMOV` and its loop `GENMOV.sq`.
+    fn of(prog: &Program) -> Option<Genmov> {
+        let entry = prog.symbols.value_of("GENMOV")?;
+        let ready = prog.symbols.value_of("GENMOV.sq")?;
+        Some(Genmov { entry, ready })
+    }
 }
 
 const MAX_FRAMES: usize = 4096;
@@ -47,20 +66,25 @@ impl Default for Track {
             icount: 0,
             stack: CallStack::new(MAX_FRAMES),
             lists: Vec::new(),
+            building: false,
         }
     }
 }
 
 impl Track {
-    fn after(&mut self, pre: &Pending, cpu: &Cpu, mem: &[u8; 0x10000], genmov: Option<u16>) {
+    fn after(&mut self, pre: &Pending, cpu: &Cpu, mem: &[u8; 0x10000], genmov: Option<Genmov>) {
         self.icount += 1;
         while let Some(f) = self.stack.pop_left(cpu.sp) {
-            if Some(f.target) == genmov {
+            if genmov.is_some_and(|g| f.target == g.entry) {
                 if self.lists.len() >= MAX_LISTS {
                     self.lists.remove(0);
                 }
                 self.lists.push((cpu.hl(), cpu.de()));
+                self.building = false;
             }
+        }
+        if genmov.is_some_and(|g| cpu.pc == g.ready) {
+            self.building = true;
         }
         if let Some(f) = called(pre, cpu, mem) {
             self.stack.push(f, ());
@@ -106,7 +130,8 @@ pub struct Breakpoint {
     /// The condition and its text.
     pub cond: Option<(Expr, String)>,
     pub enabled: bool,
-    /// Times the condition held while running forward (ignored hits included).
+    /// Times the condition held up to the current point of the history (ignored hits
+    /// included): part of the history, so going back restores the count of that point.
     pub hits: u64,
     /// Hits still to ignore.
     pub ignore: u64,
@@ -270,7 +295,7 @@ struct Obs<'a> {
     bps: &'a mut [Breakpoint],
     maps: &'a Maps,
     mode: Mode<'a>,
-    genmov: Option<u16>,
+    genmov: Option<Genmov>,
     pre: Pending,
     pending: Vec<Acc>,
     scratch: Vec<Hit>,
@@ -290,7 +315,7 @@ impl<'a> Obs<'a> {
         bps: &'a mut [Breakpoint],
         maps: &'a Maps,
         mode: Mode<'a>,
-        genmov: Option<u16>,
+        genmov: Option<Genmov>,
     ) -> Obs<'a> {
         Obs {
             track,
@@ -336,6 +361,15 @@ impl<'a> Obs<'a> {
         }
     }
 
+    /// Count the hits just collected on their breakpoints, without stopping or ignoring.
+    fn count_hits(&mut self) {
+        for h in &self.scratch {
+            if let Some(bp) = self.bps.iter_mut().find(|b| b.id == h.id) {
+                bp.hits += 1;
+            }
+        }
+    }
+
     /// The breakpoints whose conditions hold in the state just reached.
     fn collect(&mut self, cpu: &Cpu, mem: &[u8; 0x10000]) {
         self.scratch.clear();
@@ -374,7 +408,9 @@ impl<'a> Obs<'a> {
                         k,
                     ) if (start..=end).contains(&acc.addr)
                         && ((k == AccessKind::Read && read)
-                            || (k == AccessKind::Write && write)) =>
+                            // `watch` (writes only) stops on a change, as gdb's does;
+                            // `awatch` on every access
+                            || (k == AccessKind::Write && write && (read || acc.old != acc.value))) =>
                     {
                         HitWhat::Mem {
                             write: k == AccessKind::Write,
@@ -436,11 +472,15 @@ impl Observer for Obs<'_> {
     fn after(&mut self, cpu: &Cpu, mem: &[u8; 0x10000]) -> bool {
         self.track.after(&self.pre, cpu, mem, self.genmov);
         let ic = self.track.icount;
+        self.collect(cpu, mem);
+        if !matches!(self.mode, Mode::Live { .. }) {
+            // Going over recorded history (replaying, scanning back) counts the hits again:
+            // going back restored the counts of the snapshot it started from.
+            self.count_hits();
+        }
         if let Mode::Replay { target } = self.mode {
-            self.pending.clear();
             return ic >= target;
         }
-        self.collect(cpu, mem);
         let depth = self.track.depth();
         match &mut self.mode {
             Mode::Replay { .. } => false,
@@ -521,7 +561,7 @@ impl Observer for Obs<'_> {
             AccessKind::Write => self.maps.watch[a.addr as usize] & 2 != 0,
             AccessKind::PortIn | AccessKind::PortOut => self.maps.ports,
         };
-        if want && !matches!(self.mode, Mode::Replay { .. }) && self.pending.len() < 64 {
+        if want && self.pending.len() < 64 {
             self.pending.push(Acc {
                 kind: a.kind,
                 addr: a.addr,
@@ -538,6 +578,8 @@ struct Snap {
     machine: Machine,
     track: Track,
     pinned: bool,
+    /// Each breakpoint's hit count at this point, by number.
+    hits: Vec<(u32, u64)>,
 }
 
 /// The machine under the debugger, with its history.
@@ -557,7 +599,7 @@ pub struct Debugger {
     /// T-states a run command may spend (0: no limit).
     pub limit: u64,
     pub stopwatches: Vec<Stopwatch>,
-    genmov: Option<u16>,
+    genmov: Option<Genmov>,
 }
 
 /// Default cycle limit of one run command: 10^10 T (83 minutes of the 2 MHz machine).
@@ -568,7 +610,7 @@ impl Debugger {
     pub fn new(prog: Program) -> Result<Debugger, String> {
         let m = Machine::with_map(&prog.rom, prog.memory).map_err(|e| e.to_string())?;
         prog.set_view(m.bus.window_page());
-        let genmov = prog.symbols.value_of("GENMOV");
+        let genmov = Genmov::of(&prog);
         let mut d = Debugger {
             prog,
             m,
@@ -607,6 +649,7 @@ impl Debugger {
     fn snapshot(&mut self, pinned: bool) {
         let ic = self.track.icount;
         if !pinned && self.snaps.contains_key(&ic) {
+            self.record_hits();
             return;
         }
         self.snaps.insert(
@@ -615,6 +658,7 @@ impl Debugger {
                 machine: self.m.clone(),
                 track: self.track.clone(),
                 pinned,
+                hits: self.bps.iter().map(|b| (b.id, b.hits)).collect(),
             },
         );
         let unpinned: Vec<u64> = self
@@ -632,6 +676,15 @@ impl Debugger {
                 }
             }
             self.interval = self.interval.saturating_mul(2);
+        }
+    }
+
+    /// The hit counts now into the snapshot here (passing it again on the way forward, the
+    /// breakpoints may have changed since it was taken).
+    fn record_hits(&mut self) {
+        let hits = self.bps.iter().map(|b| (b.id, b.hits)).collect();
+        if let Some(s) = self.snaps.get_mut(&self.track.icount) {
+            s.hits = hits;
         }
     }
 
@@ -666,7 +719,20 @@ impl Debugger {
         });
     }
 
+    /// Go back to the snapshot at `icount`: the machine, the call tracking and the
+    /// breakpoints' hit counts as they were there (a breakpoint set since counts from 0).
     fn restore(&mut self, icount: u64) {
+        if let Some(s) = self.snaps.get(&icount) {
+            for bp in &mut self.bps {
+                bp.hits = s.hits.iter().find(|h| h.0 == bp.id).map_or(0, |h| h.1);
+            }
+        }
+        self.restore_machine(icount);
+    }
+
+    /// The machine and the call tracking of the snapshot at `icount`, keeping the hit
+    /// counts: for replaying a recorded event on the way forward.
+    fn restore_machine(&mut self, icount: u64) {
         if let Some(s) = self.snaps.get(&icount) {
             self.m = s.machine.clone();
             self.track = s.track.clone();
@@ -787,7 +853,7 @@ impl Debugger {
                 || stop.machine.is_some()
             {
                 if paused && Some(self.track.icount) == next_event {
-                    self.restore(self.track.icount);
+                    self.restore_machine(self.track.icount);
                 }
                 break;
             }
@@ -795,7 +861,8 @@ impl Debugger {
                 let now = self.track.icount;
                 if Some(now) == next_event {
                     // Replaying recorded history: the event happens again here.
-                    self.restore(now);
+                    self.restore_machine(now);
+                    self.record_hits();
                 } else {
                     self.snapshot(false);
                 }

@@ -5,7 +5,7 @@ pub mod commands;
 pub mod engine;
 pub mod expr;
 pub mod program;
-mod repl;
+pub mod repl;
 pub mod tui;
 pub mod views;
 

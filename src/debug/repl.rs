@@ -82,14 +82,29 @@ pub fn run(args: &DebugArgs) -> Result<(), String> {
         return Ok(());
     }
     install_interrupt();
+    let hist = history_path();
+    if let Some(h) = &hist {
+        s.history = load_history(h);
+    }
+    let saved = s.history.clone();
+    let r = person(&mut s, args);
+    if let Some(h) = hist.filter(|_| s.history != saved) {
+        save_history(&h, &s.history)?;
+    }
+    r
+}
+
+/// The full-screen mode (with `--tui`), then the prompt on a terminal, or the commands of
+/// standard input.
+fn person(s: &mut Session, args: &DebugArgs) -> Result<(), String> {
     if args.tui {
-        tui::run(&mut s)?;
+        tui::run(s)?;
         if s.quit {
             return Ok(());
         }
     }
     if std::io::stdin().is_terminal() {
-        interactive(&mut s)
+        interactive(s)
     } else {
         for line in std::io::stdin().lock().lines() {
             let line = line.map_err(|e| e.to_string())?;
@@ -106,12 +121,31 @@ fn history_path() -> Option<std::path::PathBuf> {
     std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".z80chess_history"))
 }
 
+/// The commands of a history file (rustyline's format), oldest first; none when it cannot
+/// be read.
+pub fn load_history(path: &std::path::Path) -> Vec<String> {
+    use rustyline::history::{FileHistory, History};
+    let mut h = FileHistory::new();
+    let _ = h.load(path);
+    h.iter().cloned().collect()
+}
+
+/// Write `lines` as the history file `path` (rustyline's format, its length cap).
+pub fn save_history(path: &std::path::Path, lines: &[String]) -> Result<(), String> {
+    use rustyline::history::{FileHistory, History};
+    let mut h = FileHistory::new();
+    for l in lines {
+        h.add(l).map_err(|e| e.to_string())?;
+    }
+    h.save(path)
+        .map_err(|e| format!("cannot save the history {}: {e}", path.display()))
+}
+
 fn interactive(s: &mut Session) -> Result<(), String> {
     use rustyline::error::ReadlineError;
     let mut rl = rustyline::DefaultEditor::new().map_err(|e| e.to_string())?;
-    let hist = history_path();
-    if let Some(h) = &hist {
-        let _ = rl.load_history(h);
+    for l in &s.history {
+        let _ = rl.add_history_entry(l.as_str());
     }
     let mut last = String::new();
     loop {
@@ -123,12 +157,20 @@ fn interactive(s: &mut Session) -> Result<(), String> {
                     continue;
                 }
                 let _ = rl.add_history_entry(cmd.as_str());
+                if s.history.last() != Some(&cmd) {
+                    s.history.push(cmd.clone());
+                }
                 INTERRUPT.store(false, Ordering::Relaxed);
                 print(&s.execute(&cmd));
                 last = cmd;
                 if s.tui_requested {
                     s.tui_requested = false;
+                    let before = s.history.len();
                     tui::run(s)?;
+                    // what was typed there, for the arrow keys here
+                    for l in &s.history[before..] {
+                        let _ = rl.add_history_entry(l.as_str());
+                    }
                 }
                 if s.quit {
                     break;
@@ -138,9 +180,6 @@ fn interactive(s: &mut Session) -> Result<(), String> {
             Err(ReadlineError::Eof) => break,
             Err(e) => return Err(e.to_string()),
         }
-    }
-    if let Some(h) = &hist {
-        let _ = rl.save_history(h);
     }
     Ok(())
 }

@@ -41,7 +41,8 @@ impl TuiState {
         self.scroll = 0;
     }
 
-    /// Run a command line as Enter does (a blank line repeats the last command).
+    /// Run a command line as Enter does (a blank line repeats the last command); the command
+    /// goes into the session's history too.
     pub fn submit(&mut self, s: &mut Session) {
         let typed = self.input.trim().to_string();
         let cmd = if typed.is_empty() {
@@ -57,6 +58,9 @@ impl TuiState {
         }
         if self.history.last() != Some(&cmd) {
             self.history.push(cmd.clone());
+        }
+        if s.history.last() != Some(&cmd) {
+            s.history.push(cmd.clone());
         }
         self.push_log(&format!("{}{cmd}", super::repl::PROMPT));
         let out = s.execute(&cmd);
@@ -341,6 +345,7 @@ pub fn run(s: &mut Session) -> Result<(), String> {
     }
     let mut term = ratatui::try_init().map_err(|e| e.to_string())?;
     let mut st = TuiState::new();
+    st.history = s.history.clone();
     st.push_log(&s.where_line());
     let result = loop {
         if let Err(e) = term.draw(|f| draw(f, s, &st)) {

@@ -578,15 +578,14 @@ pub fn move_entries(mem: &[u8; 0x10000], first: u16, end: Option<u16>) -> Vec<St
     out
 }
 
-/// The current ply's move list: the one GENMOV is building, or the last one it returned
-/// that is still allocated (its end at or below MLNXT).
+/// The current ply's move list: the one GENMOV is building (once it has set its write
+/// pointer), or the last one it returned that is still allocated (its end at or below MLNXT).
 pub fn current_moves(dbg: &Debugger) -> Result<Vec<String>, String> {
     let prog = &dbg.prog;
     let mem = &dbg.m.bus.mem;
-    let genmov = prog.symbols.value_of("GENMOV");
     let mlnxt = prog.symbols.value_of("MLNXT").map(|a| word(mem, a));
-    if let (Some(g), Some(start)) = (genmov, mlnxt) {
-        if dbg.track.frames().iter().any(|f| f.target == g) {
+    if let Some(start) = mlnxt {
+        if dbg.track.building {
             let end = dbg.m.cpu.hl_;
             if end >= start && end - start <= 6 * 300 {
                 let mut out = vec![format!(

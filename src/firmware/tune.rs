@@ -113,6 +113,14 @@ pub enum TuneError {
     TooFew(usize),
     #[error("{0}")]
     Out(#[from] crate::outfile::OutFileError),
+    /// The best fit predicts the held-out games worse than the starting weights: nothing is
+    /// written (the report up to the choice is kept for the user).
+    #[error("the tuned weights predict the held-out games worse than the starting weights (held-out loss {tuned:.6}, starting weights {start:.6}): nothing written; more games may help, or give --force to write them anyway")]
+    Worse {
+        tuned: f64,
+        start: f64,
+        report: String,
+    },
 }
 
 /// What to tune and from what (the `z80chess tune` command's arguments, `cli::tune`).
@@ -129,7 +137,8 @@ pub struct TuneOptions {
     pub top: usize,
     /// Write the tuned parameter file here (None: append it to the report).
     pub out: Option<PathBuf>,
-    /// Let `out` replace a file already there.
+    /// Let `out` replace a file already there, and write weights that predict the held-out
+    /// games worse than the starting weights.
     pub force: bool,
 }
 
@@ -587,6 +596,13 @@ pub fn tune(args: &TuneOptions) -> Result<String, TuneError> {
         r,
         "chosen: lambda {lambda} (held-out loss {lh:.6}, starting weights {base_held:.6})"
     );
+    if lh > base_held && !args.force {
+        return Err(TuneError::Worse {
+            tuned: lh,
+            start: base_held,
+            report: r,
+        });
+    }
     let tuned = tuned_file(&base, &read, &idx, &m, &mut r);
     let file = format!(
         "# z80chess tune: {} positions, {} games, lambda {lambda}\n{}",

@@ -70,6 +70,9 @@ pub struct App {
     /// T-states the running search spent pondering before the player's move (not the Z80's
     /// time: the player's clock was running).
     pub pondered: u64,
+    /// The running search's pass over the root moves and its T-states when the pass began
+    /// (for the estimate of the time the pass still needs).
+    pub pass_start: Option<(u8, u64)>,
 }
 
 const HELP: &[&str] = &[
@@ -140,6 +143,7 @@ impl App {
             ponder: opts.ponder,
             pondering: None,
             pondered: 0,
+            pass_start: None,
         })
     }
 
@@ -209,9 +213,15 @@ impl App {
                 self.stalled = true;
                 self.complain(format!("the firmware failed: {e}"));
             }
-            Ok(None) => {}
+            Ok(None) => {
+                let pass = self.game.engine.progress().pass;
+                if self.pass_start.is_none_or(|(p, _)| p != pass) {
+                    self.pass_start = Some((pass, driver.search.tstates));
+                }
+            }
             Ok(Some(r)) => {
                 self.search = None;
+                self.pass_start = None;
                 self.engine_moves(r);
             }
         }
@@ -316,6 +326,7 @@ impl App {
     fn abandon(&mut self) {
         self.stop_ponder();
         self.pondered = 0;
+        self.pass_start = None;
         if let Some(s) = self.search.take() {
             // (its answer is thrown away; a firmware failure shows at the next command)
             let _ = s.abandon(&mut self.game.engine);
@@ -471,7 +482,8 @@ impl App {
         }
     }
 
-    /// `load FILE`: the last game of a PGN file (nothing changes when it cannot be read).
+    /// `load FILE`: the last game of a PGN file (nothing changes when it cannot be read); the
+    /// clocks go on from where they were.
     fn load(&mut self, rest: &str) {
         match pgn::load_file(std::path::Path::new(rest)) {
             Err(e) => self.complain(format!("load: {e}")),
@@ -482,6 +494,7 @@ impl App {
                     String::new()
                 };
                 self.abandon();
+                let side_before = self.game.pos().turn();
                 match c.apply(&mut self.game) {
                     Err(e) => self.complain(format!("load {rest}: {e}")),
                     Ok(l) => {
@@ -489,7 +502,10 @@ impl App {
                             self.human = !c;
                             self.flipped = self.human == Color::Black;
                         }
-                        self.reset_clocks(Instant::now());
+                        // The clocks keep what each side has used at this board (a PGN file
+                        // carries no clock times): the running turn is charged to the side
+                        // that was to move, and the loaded position's side starts afresh.
+                        self.end_turn(side_before);
                         self.say(format!(
                             "Loaded {} plies ({} build, level {}{which}).",
                             self.game.plies.len(),

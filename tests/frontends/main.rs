@@ -16,6 +16,7 @@ mod play_tui;
 mod protocol_fuzz;
 mod scores;
 mod serve_json;
+mod session_fuzz;
 mod time;
 mod uci;
 mod uci_hardening;

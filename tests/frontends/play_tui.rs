@@ -425,3 +425,69 @@ fn flip_switch_and_a_small_terminal() {
         assert!(small.contains(word), "{word}: {small}");
     }
 }
+
+/// `load` keeps the clocks: what each side has used at this board and the Z80's emulated time
+/// go on from where they were (a PGN file carries no clock times).
+#[test]
+fn load_keeps_the_clocks() {
+    use std::time::Duration;
+    let dir = std::env::temp_dir().join(format!("z80chess-tui-clocks-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let games = dir.join("games.pgn");
+    let mut a = app(Color::White, false, None);
+    a.submit("e4");
+    z80_moves(&mut a);
+    a.submit(&format!("save {}", games.display()));
+    assert!(!a.message.1, "{:?}", a.message);
+    a.submit("new");
+    a.used = [Duration::from_secs(65), Duration::from_secs(42)];
+    a.z80_time = Duration::from_secs(9);
+    a.submit(&format!("load {}", games.display()));
+    assert!(a.message.0.contains("Loaded 2 plies"), "{:?}", a.message);
+    assert!(a.used[0] >= Duration::from_secs(65), "{:?}", a.used);
+    assert_eq!(a.used[1], Duration::from_secs(42));
+    assert_eq!(a.z80_time, Duration::from_secs(9));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// While the Z80 thinks, the screen names the root move it searches now (its place among the
+/// root's moves) and, once a move of the pass is done, the time the pass still needs.
+#[test]
+fn a_long_think_shows_the_root_move_and_the_time_left() {
+    let mut a = app(
+        Color::Black,
+        false,
+        Some("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"),
+    );
+    a.submit("level 4");
+    a.maybe_think();
+    let mut seen_first = false;
+    for _ in 0..2000 {
+        a.step(200_000);
+        assert!(
+            a.search.is_some(),
+            "the search ended before its second root move"
+        );
+        let screen = render_text(&a, W, H);
+        if screen.contains("(timing it)") {
+            seen_first = true;
+        }
+        let Some(line) = screen.lines().find(|l| l.contains(" ends in ~")) else {
+            continue;
+        };
+        let root = a.game.engine.progress().root.expect("a root move");
+        assert!(root.number >= 2, "{line}");
+        assert!(
+            line.contains(&format!("move {}/{} ", root.number, root.count))
+                && line.contains(&format!(
+                    "depth {} ends in ~",
+                    a.game.engine.progress().depth
+                )),
+            "{line}\n{screen}"
+        );
+        assert!(seen_first, "the first move of a pass has no estimate yet");
+        return;
+    }
+    panic!("no estimate of the time left in 400 M T-states");
+}

@@ -258,3 +258,48 @@ fn send_checks_arguments_and_decodes_with_the_protocol() {
     let out = s.execute("send identify");
     assert!(out.contains("identity 'Z', build 1, version 1"), "{out}");
 }
+
+/// `watch` stops when a write changes the value, as gdb's does; `awatch` stops on every
+/// access, a write of the same value included. prog.asm's INIT writes 00h over COUNT's 00h
+/// before OUTER counts 00h -> 01h.
+#[test]
+fn watch_stops_on_a_change_and_awatch_on_every_write() {
+    let mut s = prog_session();
+    s.execute("watch COUNT");
+    let out = s.execute("continue");
+    assert!(
+        out.contains("write 4110h <COUNT>  old 00h  new 01h  (by 005Fh <OUTER+6>)"),
+        "{out}"
+    );
+    assert_eq!(s.dbg.bps[0].hits, 1, "the unchanged write is no hit");
+    s.execute("delete");
+    s.execute("goto 0");
+    s.execute("awatch COUNT");
+    let out = s.execute("continue");
+    assert!(
+        out.contains("write 4110h <COUNT>  old 00h  new 00h  (by 0047h <INIT.r+24>)"),
+        "{out}"
+    );
+}
+
+/// At GENMOV's first instruction the write pointer (HL') still points past an earlier
+/// list: the `moves` view says no list is being built until GENMOV has set it.
+#[test]
+fn moves_at_genmov_entry_shows_no_list_being_built() {
+    let mut s = fw_session(Start::Initial);
+    s.execute("send perft 1");
+    s.execute("break GENMOV");
+    let out = s.execute("send perft 1");
+    assert!(out.contains("Breakpoint 1"), "{out}");
+    let out = s.execute("moves");
+    assert!(!out.contains("building"), "at GENMOV's entry: {out}");
+    s.execute("advance GENMOV.sq");
+    let out = s.execute("moves");
+    assert!(
+        out.contains("GENMOV is building this list") && out.contains("0 entries so far"),
+        "once the write pointer is set: {out}"
+    );
+    s.execute("finish");
+    let out = s.execute("moves");
+    assert!(out.contains("20 entries"), "after the return: {out}");
+}

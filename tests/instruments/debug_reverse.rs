@@ -119,3 +119,37 @@ fn reverse_finish_and_next_follow_the_call_stack() {
     s.execute("next");
     assert_eq!(state(&s), after);
 }
+
+/// A breakpoint's hit count is part of the history: going back gives the count of that
+/// point, and going forward again counts the same hits once.
+#[test]
+fn going_back_restores_the_hit_counts() {
+    let mut s = firmware();
+    s.execute("break MOVE");
+    s.execute("watch BOARD+41");
+    s.execute("send perft 2");
+    let hits = |s: &Session| -> Vec<u64> { s.dbg.bps.iter().map(|b| b.hits).collect() };
+    let mut seen = vec![(state(&s), hits(&s))];
+    for _ in 0..8 {
+        s.execute("continue");
+        seen.push((state(&s), hits(&s)));
+    }
+    assert!(seen[8].1.iter().all(|&h| h > 0), "{:?}", seen[8].1);
+    for k in (0..8).rev() {
+        s.execute("reverse-continue");
+        assert_eq!(
+            (state(&s), hits(&s)),
+            seen[k],
+            "reverse-continue to stop {k}"
+        );
+    }
+    for k in [5, 2, 8, 0, 7] {
+        s.execute(&format!("goto {}", seen[k].0 .2));
+        assert_eq!((state(&s), hits(&s)), seen[k], "goto stop {k}");
+    }
+    s.execute(&format!("goto {}", seen[0].0 .2));
+    for (k, want) in seen.iter().enumerate().skip(1) {
+        s.execute("continue");
+        assert_eq!(&(state(&s), hits(&s)), want, "forward again to stop {k}");
+    }
+}

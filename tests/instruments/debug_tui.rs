@@ -102,3 +102,19 @@ fn any_terminal_size_renders() {
     st.cursor = 500;
     let _ = render_text(&s, &st, 80, 24);
 }
+
+/// What is typed in the full screen goes into the session's history, which the prompt
+/// recalls and the debugger saves in its history file at the end.
+#[test]
+fn commands_typed_in_the_full_screen_are_kept_in_the_history() {
+    let mut s = prog_session();
+    let mut st = TuiState::new();
+    typed(&mut s, &mut st, &["regs", "step 3", "step 3", "bt"]);
+    assert_eq!(s.history, ["regs", "step 3", "bt"]);
+    let dir = std::env::temp_dir().join(format!("z80chess-dbg-hist-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("history");
+    z80chess::debug::repl::save_history(&file, &s.history).unwrap();
+    assert_eq!(z80chess::debug::repl::load_history(&file), s.history);
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -131,12 +131,15 @@ fn tune_turns_games_into_a_parameter_file() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // Eight games are too few for weights that predict the held-out games better than the
+    // start (the refusal has a test of its own): --force writes them.
     let file = d.join("tuned.params");
     let out = bin()
         .arg("tune")
         .arg(&pgn)
         .arg("--out")
         .arg(&file)
+        .arg("--force")
         .output()
         .unwrap();
     let report = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -162,7 +165,7 @@ fn tune_turns_games_into_a_parameter_file() {
     let out = bin()
         .arg("tune")
         .arg(&pgn)
-        .args(["--weights", "P_PASS,P_ROPEN"])
+        .args(["--weights", "P_PASS,P_ROPEN", "--force"])
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -205,5 +208,78 @@ fn tune_turns_games_into_a_parameter_file() {
             "{args:?}: {err}"
         );
     }
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// Games whose held-out fifth contradicts the rest (one game ten times, the players' colours
+/// alternating; White wins the training games and loses the held-out ones): whatever the fit
+/// learns predicts the held-out games worse than the starting weights. `tune` says so with
+/// both losses, writes nothing and exits 1; `--force` writes the weights.
+#[test]
+fn tune_refuses_weights_that_predict_the_held_out_games_worse() {
+    let d = std::env::temp_dir().join(format!("z80chess-tune-worse-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let game = std::fs::read_to_string("tests/data/chess/keres_najdorf_margate1939.pgn").unwrap();
+    let moves = game[game.find("\n\n").unwrap()..]
+        .trim()
+        .trim_end_matches("1-0")
+        .trim();
+    let mut pgn = String::new();
+    for g in 1..=10 {
+        let (white, black) = if g % 2 == 1 { ("A", "B") } else { ("B", "A") };
+        let result = if g % 5 == 0 { "0-1" } else { "1-0" };
+        pgn.push_str(&format!(
+            "[Event \"{g}\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n\n{moves} {result}\n\n"
+        ));
+    }
+    let games = d.join("games.pgn");
+    std::fs::write(&games, pgn).unwrap();
+    let file = d.join("tuned.params");
+    let out = bin()
+        .arg("tune")
+        .arg(&games)
+        .arg("--out")
+        .arg(&file)
+        .output()
+        .unwrap();
+    let (report, err) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(1), "{report}{err}");
+    let chosen = report
+        .lines()
+        .find(|l| l.starts_with("chosen: lambda"))
+        .unwrap_or_else(|| panic!("no choice in the report: {report}"));
+    // "chosen: lambda L (held-out loss X, starting weights Y)"
+    let figures: Vec<f64> = chosen
+        .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .filter(|w| w.contains('.'))
+        .map(|w| w.parse().unwrap())
+        .collect();
+    let (tuned, start) = (figures[figures.len() - 2], figures[figures.len() - 1]);
+    assert!(tuned > start, "{chosen}");
+    assert!(
+        err.contains("predict the held-out games worse")
+            && err.contains(&format!("{tuned:.6}"))
+            && err.contains(&format!("{start:.6}"))
+            && err.contains("--force"),
+        "{err}"
+    );
+    assert!(!file.exists(), "nothing is written");
+    let out = bin()
+        .arg("tune")
+        .arg(&games)
+        .arg("--out")
+        .arg(&file)
+        .arg("--force")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(ParamFile::load(&file).is_ok());
     std::fs::remove_dir_all(&d).ok();
 }

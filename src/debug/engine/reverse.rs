@@ -94,11 +94,6 @@ impl Debugger {
         match at {
             Some((ic, hits)) => {
                 let _ = self.goto(ic);
-                for h in &hits {
-                    if let Ok(bp) = self.bp_mut(h.id) {
-                        bp.hits += 1;
-                    }
-                }
                 stop.goal = hits.is_empty();
                 stop.hits = hits;
             }

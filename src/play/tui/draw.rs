@@ -300,6 +300,28 @@ fn thought_lines(t: &Thought, san: &str, prefix: &str, pace: &Pace) -> Vec<Strin
     ]
 }
 
+/// The root move the Z80 searches now, its place among the root's moves, and the time the
+/// depth still needs at the pace of its moves done so far (a rough guide: a refutation makes
+/// a move quicker, a new best slower), in the Z80's emulated time; on the first move of a
+/// pass there is nothing to time yet.
+fn root_move_line(app: &App, tstates: u64) -> Option<String> {
+    let p = app.game.engine.progress();
+    let r = p.root?;
+    let pos = app.game.pos();
+    let m = r.mv.to_move(pos)?;
+    let san = shakmaty::san::San::from_move(pos, m).to_string();
+    let head = format!("move {}/{} {san}", r.number, r.count);
+    let done = u64::from(r.number.saturating_sub(1));
+    Some(match app.pass_start {
+        Some((pass, t0)) if pass == p.pass && done > 0 => {
+            let left = tstates.saturating_sub(t0) * u64::from(r.count).saturating_sub(done) / done;
+            let secs = app.pace.emulated(left).as_secs_f64();
+            format!("{head}: depth {} ends in ~{secs:.0} s", p.depth)
+        }
+        _ => format!("{head} at depth {} (timing it)", p.depth),
+    })
+}
+
 fn draw_engine(f: &mut Frame, app: &App, area: Rect) {
     let mut lines: Vec<String> = Vec::new();
     if let Some(s) = app.search.as_ref().map(|d| &d.search) {
@@ -323,6 +345,9 @@ fn draw_engine(f: &mut Frame, app: &App, area: Rect) {
                 ));
             }
             None => lines.push("depth 1 not done yet".into()),
+        }
+        if let Some(l) = root_move_line(app, s.tstates) {
+            lines.push(l);
         }
         lines.push(format!(
             "evaluations {}, moves made {}",
