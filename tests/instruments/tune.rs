@@ -19,6 +19,11 @@ fn dir() -> std::path::PathBuf {
 
 /// Results drawn from known weights and strengths (the expected result itself, so the optimum
 /// is exact): the fit, started elsewhere and without a pull, comes back to them.
+/// `tune GAMES ARGS...` through the binary.
+fn tune(games: &std::path::Path, args: &[&std::ffi::OsStr]) -> std::process::Output {
+    bin().arg("tune").arg(games).args(args).output().unwrap()
+}
+
 #[test]
 fn the_fit_recovers_weights_it_is_given_the_answer_for() {
     let truth = [40.0, -25.0, 90.0];
@@ -134,14 +139,10 @@ fn tune_turns_games_into_a_parameter_file() {
     // Eight games are too few for weights that predict the held-out games better than the
     // start (the refusal has a test of its own): --force writes them.
     let file = d.join("tuned.params");
-    let out = bin()
-        .arg("tune")
-        .arg(&pgn)
-        .arg("--out")
-        .arg(&file)
-        .arg("--force")
-        .output()
-        .unwrap();
+    let out = tune(
+        &pgn,
+        &["--out".as_ref(), file.as_os_str(), "--force".as_ref()],
+    );
     let report = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),
@@ -162,12 +163,14 @@ fn tune_turns_games_into_a_parameter_file() {
     }
 
     // chosen weights
-    let out = bin()
-        .arg("tune")
-        .arg(&pgn)
-        .args(["--weights", "P_PASS,P_ROPEN", "--force"])
-        .output()
-        .unwrap();
+    let out = tune(
+        &pgn,
+        &[
+            "--weights".as_ref(),
+            "P_PASS,P_ROPEN".as_ref(),
+            "--force".as_ref(),
+        ],
+    );
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(out.status.success());
     let tail = &text[text.find("[default]").unwrap()..];
@@ -235,13 +238,7 @@ fn tune_refuses_weights_that_predict_the_held_out_games_worse() {
     let games = d.join("games.pgn");
     std::fs::write(&games, pgn).unwrap();
     let file = d.join("tuned.params");
-    let out = bin()
-        .arg("tune")
-        .arg(&games)
-        .arg("--out")
-        .arg(&file)
-        .output()
-        .unwrap();
+    let out = tune(&games, &["--out".as_ref(), file.as_os_str()]);
     let (report, err) = (
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr),
@@ -267,14 +264,10 @@ fn tune_refuses_weights_that_predict_the_held_out_games_worse() {
         "{err}"
     );
     assert!(!file.exists(), "nothing is written");
-    let out = bin()
-        .arg("tune")
-        .arg(&games)
-        .arg("--out")
-        .arg(&file)
-        .arg("--force")
-        .output()
-        .unwrap();
+    let out = tune(
+        &games,
+        &["--out".as_ref(), file.as_os_str(), "--force".as_ref()],
+    );
     assert!(
         out.status.success(),
         "{}",
