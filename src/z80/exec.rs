@@ -11,11 +11,17 @@
 //! (HL, IX or IY), so the DD/FD pages are the unprefixed page with HL, H, L and (HL) replaced
 //! (H/L by IXH/IXL, (HL) by (IX+d) with the real H/L kept beside it), at no run-time cost.
 //!
-//! The fields are decoded at compile time, not run time: `by_opcode!` matches the opcode
-//! against its 256 values and calls the (always inlined) decoder with a literal in each arm,
-//! so each arm is only its own instruction's code and each page (unprefixed, DD, FD, CB, ED)
-//! costs one jump through a table. Decoding the fields at run time takes two or three
+//! The fields are decoded at compile time, not run time: the opcode is a const parameter of
+//! the decoders (`exec_main`, `exec_cb_op`, `exec_ed_op`), and `by_opcode!` matches a run-time
+//! opcode against its 256 values and calls the (always inlined) decoder for that value in
+//! each arm, so each arm is only its own instruction's code and each page (unprefixed, DD, FD,
+//! CB, ED) costs one jump through a table. Decoding the fields at run time takes two or three
 //! data-dependent jumps per instruction (measured about 1.3x slower on the emulator bench).
+//!
+//! The opcode is a const parameter rather than a literal argument because rustc emits only
+//! the match arms a constant selects: each decoder instance reaches LLVM as one instruction's
+//! code, where a literal argument handed LLVM's always-inliner the whole decoder once per
+//! opcode, page and bus type to clone and then prune (it was most of the library's build).
 //!
 //! Two paths run the same instructions with the same bus cycles: [`Cpu::step`] runs one
 //! instruction (or accepts an interrupt) through `Core::dispatch`, and [`Cpu::run`] runs the
@@ -61,9 +67,9 @@ macro_rules! all_opcodes {
     };
 }
 
-/// `by_opcode!(op, n => body)`: a 256-arm match on `op` in which each arm runs `body` with
-/// `n` bound to that arm's constant, so the body's decoding of `n` folds away and the match
-/// compiles to one jump through a table.
+/// `by_opcode!(op, N => body)`: a 256-arm match on `op` in which each arm runs `body` with
+/// the const item `N` set to that arm's value (so `body` can pass it as a const parameter),
+/// and the match compiles to one jump through a table.
 macro_rules! by_opcode {
     ($op:expr, $n:ident => $body:expr) => {
         all_opcodes!(by_opcode!(@arms $op, $n, $body))
@@ -71,7 +77,7 @@ macro_rules! by_opcode {
     (@arms $op:expr, $n:ident, $body:expr; $($lit:literal)*) => {
         match $op {
             $($lit => {
-                let $n: u8 = $lit;
+                const $n: u8 = $lit;
                 $body
             })*
         }
@@ -187,7 +193,7 @@ fn handle<const N: u8, B: Bus + ?Sized>(
     }
     let prev_q = chained_q(cpu, t, f);
     let mut k = Core::chained(cpu, t, pcr, a, f);
-    k.exec_main::<HL, B>(bus, N, prev_q);
+    k.exec_main::<HL, N, B>(bus, prev_q);
     chain(k, bus, pcr as u16, straight_len(N))
 }
 
@@ -237,10 +243,10 @@ fn handle_second<const PAGE: u8, const N: u8, B: Bus + ?Sized>(
     }
     let mut k = Core::chained(cpu, t, pcr, a, f);
     match PAGE {
-        0xCB => k.exec_cb_op(bus, N),
-        0xED => k.exec_ed_op(bus, N),
-        0xDD => k.exec_main::<IX, B>(bus, N, prev_q),
-        _ => k.exec_main::<IY, B>(bus, N, prev_q),
+        0xCB => k.exec_cb_op::<N, B>(bus),
+        0xED => k.exec_ed_op::<N, B>(bus),
+        0xDD => k.exec_main::<IX, N, B>(bus, prev_q),
+        _ => k.exec_main::<IY, N, B>(bus, prev_q),
     }
     // Every CB instruction is two bytes and none jumps (see `straight_len`).
     let len = if PAGE == 0xCB { 2 } else { 0 };
@@ -656,7 +662,7 @@ impl<'a> Core<'a> {
     /// and each arm is that opcode's code alone (the field decoding folds away).
     #[inline(always)]
     fn dispatch<const I: u8, B: Bus + ?Sized>(&mut self, bus: &mut B, op: u8, prev_q: u8) {
-        by_opcode!(op, n => self.exec_main::<I, B>(bus, n, prev_q))
+        by_opcode!(op, OP => self.exec_main::<I, OP, B>(bus, prev_q))
     }
     // ----- machine cycles -------------------------------------------------------------
 
@@ -998,7 +1004,8 @@ impl<'a> Core<'a> {
     #[allow(clippy::too_many_lines)]
     #[inline(always)]
     /// `prev_q`: Q as it was when the instruction began (SCF and CCF read it).
-    fn exec_main<const I: u8, B: Bus + ?Sized>(&mut self, bus: &mut B, op: u8, prev_q: u8) {
+    fn exec_main<const I: u8, const OP: u8, B: Bus + ?Sized>(&mut self, bus: &mut B, prev_q: u8) {
+        let op = OP;
         let y = (op >> 3) & 7;
         let z = op & 7;
         let p = y >> 1;
@@ -1368,11 +1375,12 @@ impl<'a> Core<'a> {
     #[inline(always)]
     fn exec_cb<B: Bus + ?Sized>(&mut self, bus: &mut B) {
         let op = self.fetch_op(bus);
-        by_opcode!(op, n => self.exec_cb_op(bus, n))
+        by_opcode!(op, OP => self.exec_cb_op::<OP, B>(bus))
     }
 
     #[inline(always)]
-    fn exec_cb_op<B: Bus + ?Sized>(&mut self, bus: &mut B, op: u8) {
+    fn exec_cb_op<const OP: u8, B: Bus + ?Sized>(&mut self, bus: &mut B) {
+        let op = OP;
         let x = op >> 6;
         let y = (op >> 3) & 7;
         let z = op & 7;
@@ -1439,11 +1447,12 @@ impl<'a> Core<'a> {
     #[inline(always)]
     fn exec_ed<B: Bus + ?Sized>(&mut self, bus: &mut B) {
         let op = self.fetch_op(bus);
-        by_opcode!(op, n => self.exec_ed_op(bus, n))
+        by_opcode!(op, OP => self.exec_ed_op::<OP, B>(bus))
     }
 
     #[inline(always)]
-    fn exec_ed_op<B: Bus + ?Sized>(&mut self, bus: &mut B, op: u8) {
+    fn exec_ed_op<const OP: u8, B: Bus + ?Sized>(&mut self, bus: &mut B) {
+        let op = OP;
         let x = op >> 6;
         let y = (op >> 3) & 7;
         let z = op & 7;
@@ -1739,7 +1748,7 @@ impl<'a> Core<'a> {
                     // at PC (a device that supplies them is not modelled; a DD/FD prefix on
                     // the bus is ignored).
                     self.t -= 2;
-                    self.exec_main::<HL, B>(bus, data, self.prev_q);
+                    self.dispatch::<HL, B>(bus, data, self.prev_q);
                 }
             }
             1 => {
