@@ -282,7 +282,7 @@ fn chain<B: Bus + ?Sized>(k: Core<'_>, bus: &mut B, start: u16, len: u16) -> (TS
     if wrote_f {
         cpu.q_at = t;
     }
-    if t >= cpu.end || t >= bus.deadline() {
+    if t >= cpu.end || t >= bus.deadline() || bus.stops_before(next as u16) {
         cpu.q = if wrote_f { f } else { 0 };
         cpu.last = if len != 0 {
             (next as u16).wrapping_sub(len)
@@ -312,13 +312,16 @@ pub enum Exit {
     Limit { pc: u16 },
     /// The instruction at `pc` left the CPU halted (HALT, or a HALT's NOP cycle).
     Halted { pc: u16 },
+    /// The bus stops before the next instruction ([`Bus::stops_before`] of the CPU's PC);
+    /// `pc` is the last instruction run.
+    Break { pc: u16 },
 }
 
 impl Exit {
     /// The address of the last instruction run (or of the PC when an interrupt was accepted).
     pub fn pc(self) -> u16 {
         match self {
-            Exit::Limit { pc } | Exit::Halted { pc } => pc,
+            Exit::Limit { pc } | Exit::Halted { pc } | Exit::Break { pc } => pc,
         }
     }
 }
@@ -365,7 +368,8 @@ impl Cpu {
     }
 
     /// Run whole instructions (and accept interrupts) while the counter is below both `limit`
-    /// and the bus's [`Bus::deadline`], or until an instruction leaves the CPU halted.
+    /// and the bus's [`Bus::deadline`], until an instruction leaves the CPU halted, or until
+    /// the next instruction is one the bus stops before ([`Bus::stops_before`]; not the first).
     ///
     /// The same instructions as repeated [`Cpu::step`], with the same bus cycles, but the
     /// common case (no NMI, /INT not asserted, not halted) runs in a batch loop
@@ -374,10 +378,15 @@ impl Cpu {
     /// lowers it, see [`Bus::deadline`]).
     pub fn run<B: Bus + ?Sized>(&mut self, bus: &mut B, limit: TStates) -> Exit {
         let mut last = self.pc;
+        let mut first = true;
         loop {
             if self.t >= limit.min(bus.deadline()) {
                 return Exit::Limit { pc: last };
             }
+            if !first && bus.stops_before(self.pc) {
+                return Exit::Break { pc: last };
+            }
+            first = false;
             if self.nmi_pending | self.int_line | self.halted {
                 last = self.pc;
                 let mut k = Core::new(self);
@@ -416,7 +425,8 @@ impl Cpu {
     /// instruction but found from the counter ([`chained_q`]).
     ///
     /// The stops are two compares: the counter against `self.end` and against the bus's
-    /// deadline. This loop sets `self.end` to the limit or the end of a chain of
+    /// deadline (and a bus's breakpoints, [`Bus::stops_before`], which only a bus that has
+    /// them compiles in: the tests' and the debugger's behind `dyn Bus`). This loop sets `self.end` to the limit or the end of a chain of
     /// [`CHAIN_T`] T-states, whichever is first, and continues a chain that ended for that
     /// reason alone (so the stack stays bounded if the tail calls are not made jumps); HALT,
     /// EI and LD A,I/R lower it to 0, since their latches matter only when the batch ends.
@@ -445,7 +455,7 @@ impl Cpu {
             (t, next) =
                 Handlers::<B>::MAIN[op as usize](self, bus, t, pcr, self.a as u32, self.f as u32);
             pc = next as u16;
-            if t >= limit || t >= bus.deadline() || self.end != end {
+            if t >= limit || t >= bus.deadline() || self.end != end || bus.stops_before(pc) {
                 break;
             }
         }

@@ -1,4 +1,4 @@
-//! Shared by tests/full_build/lazy.rs, tests/full_build/ceval.rs and tests/full_build/quies.rs: a small deterministic generator, random
+//! Shared by the full build's tests (lazy, ceval, quies, breakpoints): a small deterministic generator, random
 //! positions of a phase (random games from the start), a search watched by an observer, and
 //! the full ROM's symbols and words.
 #![allow(dead_code)]

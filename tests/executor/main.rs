@@ -9,5 +9,6 @@
 mod z80emu_host;
 
 mod banking;
+mod breaks;
 mod bus_equivalence;
 mod z80emu_diff;

@@ -32,6 +32,9 @@ struct Margins {
 }
 
 impl Observer for Margins {
+    fn only_before_at(&self) -> Option<Vec<u16>> {
+        Some(vec![self.points, self.total_pc])
+    }
     fn before(&mut self, cpu: &Cpu, mem: &[u8; 0x10000]) -> bool {
         if cpu.pc == self.points {
             self.seq0 = word(mem, self.seq);
@@ -231,6 +234,9 @@ impl StageWatch {
 }
 
 impl Observer for StageWatch {
+    fn only_before_at(&self) -> Option<Vec<u16>> {
+        Some(vec![self.cetry, self.pinfnd, self.ends[0], self.ends[1]])
+    }
     fn before(&mut self, cpu: &Cpu, mem: &[u8; 0x10000]) -> bool {
         let pc = cpu.pc;
         if pc == self.cetry && Self::at(mem, pc, &self.code[0]) {

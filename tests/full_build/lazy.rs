@@ -148,6 +148,9 @@ impl Watch {
 }
 
 impl Observer for Watch {
+    fn only_before_at(&self) -> Option<Vec<u16>> {
+        Some(vec![self.points, self.total_pc])
+    }
     fn before(&mut self, cpu: &Cpu, mem: &[u8; 0x10000]) -> bool {
         if cpu.pc == self.points {
             self.seq0 = word(mem, self.seq);

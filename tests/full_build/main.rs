@@ -8,6 +8,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod breakpoints;
 mod ceval;
 mod full;
 mod knowledge;

@@ -180,6 +180,9 @@ impl Rec {
 }
 
 impl Observer for Rec {
+    fn only_before_at(&self) -> Option<Vec<u16>> {
+        Some(vec![self.qleaf, self.qleaf_v, self.qnode_v, self.qret])
+    }
     fn before(&mut self, cpu: &Cpu, mem: &[u8; 0x10000]) -> bool {
         let pc = cpu.pc;
         if pc == self.qleaf && self.at(mem, pc, 0) {
