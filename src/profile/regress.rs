@@ -574,12 +574,13 @@ pub fn run_timed(
 const TICK: std::time::Duration = std::time::Duration::from_millis(250);
 
 /// The bar `regress` draws on `target` over `n` searches: a spinner, the searches done, the
-/// time elapsed and left, and the position the last search started on.
+/// time elapsed and left, the position the last search started on, then the bar in the
+/// width left (so nothing is cut on an 80-column terminal).
 pub fn progress_bar(n: usize, target: ProgressDrawTarget) -> Result<ProgressBar, String> {
     let bar = ProgressBar::with_draw_target(Some(n as u64), target);
     bar.set_style(
         ProgressStyle::with_template(
-            "{spinner} {bar:40} {pos}/{len} searches, {elapsed} ({eta} left)  {msg}",
+            "{spinner} {pos}/{len} searches, {elapsed} ({eta} left)  {msg}  {wide_bar}",
         )
         .map_err(|e| e.to_string())?,
     );
