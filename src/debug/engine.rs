@@ -784,10 +784,13 @@ impl Debugger {
     pub fn run(&mut self, mut goal: Goal) -> Stop {
         INTERRUPT.store(false, Ordering::Relaxed);
         let limit_t = self.limit_t();
-        match self.run_slice(&mut goal, limit_t, u64::MAX) {
-            Some(stop) => stop,
-            None => unreachable!("a run without a slice end ends with a stop"),
-        }
+        // No slice ends before u64::MAX T-states, past any cycle limit: the run ends with a
+        // stop.
+        self.run_slice(&mut goal, limit_t, u64::MAX)
+            .unwrap_or(Stop {
+                limit: true,
+                ..Stop::default()
+            })
     }
 
     /// The T-state at which a run command starting now meets the cycle limit.
