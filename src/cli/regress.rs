@@ -4,7 +4,7 @@ use super::{write, CliError};
 use crate::firmware::Build;
 use crate::machine::PERIOD_HZ;
 use crate::profile::regress::{self, group, Options, Verdict};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressDrawTarget;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
@@ -51,21 +51,6 @@ pub struct Args {
     /// most its level, or --level, or 8 plies), then move now.
     #[arg(long, value_name = "SECS", value_parser = super::search::emulated_seconds, allow_hyphen_values = true)]
     pub movetime_emulated: Option<f64>,
-}
-
-/// The bar of `n` searches on stderr (hidden unless stderr is a terminal and there is more
-/// than one).
-fn progress_bar(n: usize) -> Result<ProgressBar, String> {
-    let bar = if std::io::stderr().is_terminal() && n > 1 {
-        ProgressBar::with_draw_target(Some(n as u64), ProgressDrawTarget::stderr())
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} searches, {elapsed} ({eta} left)")
-            .map_err(|e| e.to_string())?,
-    );
-    Ok(bar)
 }
 
 /// `--record` may be written: not an input, not an existing file unless `--force`.
@@ -122,26 +107,30 @@ pub fn regress_cli(a: &Args) -> Result<(), String> {
             kept.contains(&j.case)
         });
     }
-    let bar = progress_bar(jobs.len())?;
+    let target = if std::io::stderr().is_terminal() {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    let bar = regress::progress_bar(jobs.len(), target)?;
     let quiet = a.quiet;
-    let outcomes = regress::run_timed(
+    let outcomes = regress::run_shown(
         &cases,
         &jobs,
         opts.jobs,
         opts.params.as_ref(),
         a.movetime_emulated,
+        &bar,
         |k, o| {
-            bar.inc(1);
             if !quiet || matches!(o.verdict, Verdict::Fail | Verdict::Error) {
                 let mut line = regress::describe(o);
                 if o.verdict == Verdict::Fail {
                     line = format!("{line} ({})", regress::expected(&cases[jobs[k].case]));
                 }
-                bar.suspend(|| println!("{line}"));
+                println!("{line}");
             }
         },
     );
-    bar.finish_and_clear();
     let mut failed_cmp = false;
     if let Some(base) = &baseline {
         let c = regress::compare(base, &outcomes, a.tolerance);

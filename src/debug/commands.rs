@@ -55,6 +55,19 @@ pub struct Session {
     /// The commands a person typed, at the prompt and in the full-screen mode, oldest first:
     /// the history both recall, saved when the debugger ends.
     pub history: Vec<String>,
+    /// The run command in progress, when one goes on in slices ([`Session::start`]).
+    running: Option<Running>,
+    /// Run commands return at once and go on in [`Session::advance`].
+    in_slices: bool,
+}
+
+/// A run command going on in slices: its goal, the cycle limit's T-state, what its report
+/// begins with, and how many more `next`s it has to run after this one.
+struct Running {
+    goal: Goal,
+    limit_t: u64,
+    head: String,
+    more_nexts: u64,
 }
 
 const PROMPT_WORDS: &[(&str, &str, &str)] = &[
@@ -147,6 +160,8 @@ impl Session {
             errors: 0,
             history: Vec::new(),
             status: String::new(),
+            running: None,
+            in_slices: false,
         }
     }
 
@@ -215,11 +230,16 @@ impl Session {
         out
     }
 
-    /// Execute one command line; its output (errors as `error: ...`).
+    /// Execute one command line; its output (errors as `error: ...`). A run command runs to
+    /// its end.
     pub fn execute(&mut self, line: &str) -> String {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             return String::new();
+        }
+        if self.running.is_some() {
+            self.errors += 1;
+            return "error: a run is going on (stop it first)\n".into();
         }
         match self.dispatch(line) {
             Ok(s) => {
@@ -376,9 +396,74 @@ impl Session {
         }
     }
 
+    /// Start a command line as [`Session::execute`] does, except that a run command (`step`,
+    /// `next`, `finish`, `until`, `advance`, `continue`, `send`) returns at once with nothing
+    /// to say and goes on in [`Session::advance`], which gives its report when it ends.
+    pub fn start(&mut self, line: &str) -> String {
+        self.in_slices = true;
+        let out = self.execute(line);
+        self.in_slices = false;
+        out
+    }
+
+    /// Is a run command going on (started by [`Session::start`])?
+    pub fn running(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// Go on with the run command in progress for about `slice` T-states: its report when it
+    /// ended, `None` while it goes on (or when nothing runs). Between two calls the machine is
+    /// between two instructions, its history recorded, as after any stop.
+    pub fn advance(&mut self, slice: u64) -> Option<String> {
+        let mut r = self.running.take()?;
+        let end = self.dbg.m.cpu.t.saturating_add(slice);
+        loop {
+            let Some(stop) = self.dbg.run_slice(&mut r.goal, r.limit_t, end) else {
+                self.running = Some(r);
+                return None;
+            };
+            if r.more_nexts > 0 && stop.goal && stop.hits.is_empty() && !stop.limit {
+                r.more_nexts -= 1;
+                r.goal = self.next_goal();
+                continue;
+            }
+            let out = self.report(&stop, &r.head);
+            self.status = out.lines().next().unwrap_or("").to_string();
+            return Some(out);
+        }
+    }
+
+    /// Stop the run command in progress where it is, between two instructions: its report
+    /// (`Interrupted.`), or `None` when nothing runs.
+    pub fn interrupt(&mut self) -> Option<String> {
+        let r = self.running.take()?;
+        let stop = Stop {
+            interrupted: true,
+            ..Stop::default()
+        };
+        let out = self.report(&stop, &r.head);
+        self.status = out.lines().next().unwrap_or("").to_string();
+        Some(out)
+    }
+
+    /// Run `goal` (and `more_nexts` further `next`s after it): to its end, or, started by
+    /// [`Session::start`], in slices.
+    fn go_on(&mut self, goal: Goal, head: &str, more_nexts: u64) -> String {
+        super::engine::INTERRUPT.store(false, std::sync::atomic::Ordering::Relaxed);
+        self.running = Some(Running {
+            goal,
+            limit_t: self.dbg.limit_t(),
+            head: head.to_string(),
+            more_nexts,
+        });
+        if self.in_slices {
+            return String::new();
+        }
+        self.advance(u64::MAX).unwrap_or_default()
+    }
+
     fn go(&mut self, goal: Goal, head: &str) -> String {
-        let stop = self.dbg.run(goal);
-        self.report(&stop, head)
+        self.go_on(goal, head, 0)
     }
 
     fn hit_text(&self, h: &Hit) -> String {

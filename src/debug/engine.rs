@@ -783,18 +783,43 @@ impl Debugger {
     /// Run forward until the goal, a breakpoint, the firmware waiting, or the limit.
     pub fn run(&mut self, mut goal: Goal) -> Stop {
         INTERRUPT.store(false, Ordering::Relaxed);
-        let limit_t = if self.limit == 0 {
+        let limit_t = self.limit_t();
+        // No slice ends before u64::MAX T-states, past any cycle limit: the run ends with a
+        // stop.
+        self.run_slice(&mut goal, limit_t, u64::MAX)
+            .unwrap_or(Stop {
+                limit: true,
+                ..Stop::default()
+            })
+    }
+
+    /// The T-state at which a run command starting now meets the cycle limit.
+    pub fn limit_t(&self) -> u64 {
+        if self.limit == 0 {
             u64::MAX
         } else {
             self.m.cpu.t.saturating_add(self.limit)
-        };
+        }
+    }
+
+    /// Run forward as [`Debugger::run`] does, with the cycle limit at T-state `limit_t`, and
+    /// pause at the first instruction boundary at or past T-state `slice_end`: `None` then, and
+    /// calling again with the same goal goes on as if the run had never paused (breakpoints are
+    /// checked after each instruction, snapshots are taken where they fall). Ctrl-C's flag is
+    /// left as it is, so a run in slices still stops on it.
+    pub fn run_slice(&mut self, goal: &mut Goal, limit_t: u64, slice_end: u64) -> Option<Stop> {
         let mut stop = Stop::default();
+        let mut sliced = false;
         loop {
-            let budget = limit_t.saturating_sub(self.m.cpu.t);
-            if budget == 0 {
+            if self.m.cpu.t >= limit_t {
                 stop.limit = true;
                 break;
             }
+            if self.m.cpu.t >= slice_end {
+                sliced = true;
+                break;
+            }
+            let budget = limit_t.min(slice_end) - self.m.cpu.t;
             let ic = self.track.icount;
             let last_snap = self.snaps.range(..=ic).next_back().map(|(k, _)| *k);
             let next_periodic = last_snap.unwrap_or(0).saturating_add(self.interval);
@@ -809,7 +834,7 @@ impl Debugger {
                 &mut self.bps,
                 &self.maps,
                 Mode::Live {
-                    goal: &mut goal,
+                    goal,
                     watches: &mut self.stopwatches,
                     high_water: self.high_water,
                     pause_at,
@@ -824,11 +849,8 @@ impl Debugger {
                     Some(r)
                 }
                 StopReason::Halted => Some(r),
-                StopReason::CycleLimit => {
-                    stop.limit = true;
-                    None
-                }
-                StopReason::Observer => None,
+                // The limit or the slice's end: the loop's top tells which.
+                StopReason::CycleLimit | StopReason::Observer => None,
             };
             let hits = std::mem::take(&mut obs.hits);
             let (goal_done, paused, interrupted) = (obs.goal_done, obs.paused, obs.interrupted);
@@ -876,7 +898,7 @@ impl Debugger {
             self.maps.rebuild(&self.bps);
         }
         self.prog.set_view(self.m.bus.window_page());
-        stop
+        (!sliced).then_some(stop)
     }
 
     /// A hash of the registers, the T-state counter and all of memory (FNV-1a, 64 bits).

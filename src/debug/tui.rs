@@ -5,12 +5,21 @@
 use super::commands::{Layout, Session};
 use super::views;
 use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::layout::{Constraint, Layout as Split, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Paragraph};
 use ratatui::{Frame, Terminal};
 use std::io::IsTerminal;
+use std::time::{Duration, Instant};
+
+/// T-states a running command goes on for between two looks at the keyboard (a few
+/// milliseconds of the host's time).
+pub const SLICE: u64 = 2_000_000;
+
+/// How often the screen is drawn again while a command runs.
+pub const REDRAW: Duration = Duration::from_millis(200);
 
 /// The command line and the output log of the full-screen mode.
 #[derive(Clone, Debug, Default)]
@@ -24,6 +33,8 @@ pub struct TuiState {
     history: Vec<String>,
     hist_pos: Option<usize>,
     last: String,
+    /// The log says a run is going on.
+    told_running: bool,
 }
 
 impl TuiState {
@@ -41,9 +52,16 @@ impl TuiState {
         self.scroll = 0;
     }
 
-    /// Run a command line as Enter does (a blank line repeats the last command); the command
+    /// Run a command line to its end (a blank line repeats the last command); the command
     /// goes into the session's history too.
     pub fn submit(&mut self, s: &mut Session) {
+        self.enter(s);
+        while self.tick(s) {}
+    }
+
+    /// Start a command line as Enter does: a run command goes on in [`TuiState::tick`]s, and
+    /// its report goes into the log when it ends.
+    pub fn enter(&mut self, s: &mut Session) {
         let typed = self.input.trim().to_string();
         let cmd = if typed.is_empty() {
             self.last.clone()
@@ -63,10 +81,80 @@ impl TuiState {
             s.history.push(cmd.clone());
         }
         self.push_log(&format!("{}{cmd}", super::repl::PROMPT));
-        let out = s.execute(&cmd);
+        let out = s.start(&cmd);
         s.tui_requested = false;
         self.push_log(&out);
         self.last = cmd;
+    }
+
+    /// One beat of the screen's clock: a run going on advances by [`SLICE`] T-states (its
+    /// report goes into the log when it ends). False when no run goes on.
+    pub fn tick(&mut self, s: &mut Session) -> bool {
+        if !s.running() {
+            return false;
+        }
+        match s.advance(SLICE) {
+            Some(out) => {
+                self.push_log(&out);
+                self.told_running = false;
+            }
+            None if !self.told_running => {
+                self.push_log("Running... (any key stops it)");
+                self.told_running = true;
+            }
+            None => {}
+        }
+        s.running()
+    }
+
+    /// A key pressed. While a run goes on, any key stops it where it is (between two
+    /// instructions; its report says `Interrupted.`). Otherwise the command line's keys: true
+    /// when the key leaves the full screen (Esc, Ctrl-D on an empty line).
+    pub fn key(&mut self, s: &mut Session, k: KeyEvent) -> bool {
+        if k.kind != KeyEventKind::Press {
+            return false;
+        }
+        if s.running() {
+            if let Some(out) = s.interrupt() {
+                self.push_log(&out);
+            }
+            self.told_running = false;
+            return false;
+        }
+        let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
+        match k.code {
+            KeyCode::Esc => return true,
+            KeyCode::Char('d') if ctrl && self.input.is_empty() => return true,
+            KeyCode::Char('c' | 'u') if ctrl => {
+                self.input.clear();
+                self.cursor = 0;
+            }
+            KeyCode::Char('a') if ctrl => self.cursor = 0,
+            KeyCode::Char('e') if ctrl => self.cursor = self.input.chars().count(),
+            KeyCode::Char(c) if !ctrl => self.insert(c),
+            KeyCode::Enter => self.enter(s),
+            KeyCode::F(5) | KeyCode::F(10) | KeyCode::F(11) => {
+                self.input = match k.code {
+                    KeyCode::F(5) => "continue",
+                    KeyCode::F(10) => "next",
+                    _ => "step",
+                }
+                .to_string();
+                self.enter(s);
+            }
+            KeyCode::Backspace => self.backspace(),
+            KeyCode::Delete => self.delete(),
+            KeyCode::Left => self.cursor = self.cursor.saturating_sub(1),
+            KeyCode::Right => self.cursor = (self.cursor + 1).min(self.input.chars().count()),
+            KeyCode::Home => self.cursor = 0,
+            KeyCode::End => self.cursor = self.input.chars().count(),
+            KeyCode::Up => self.recall(true),
+            KeyCode::Down => self.recall(false),
+            KeyCode::PageUp => self.scroll = (self.scroll + 5).min(self.log.len()),
+            KeyCode::PageDown => self.scroll = self.scroll.saturating_sub(5),
+            _ => {}
+        }
+        s.quit
     }
 
     fn insert(&mut self, c: char) {
@@ -337,9 +425,9 @@ pub fn render_text(s: &Session, st: &TuiState, width: u16, height: u16) -> Strin
     out
 }
 
-/// The interactive full-screen loop; returns when the user leaves it (Esc) or quits.
+/// The interactive full-screen loop; returns when the user leaves it (Esc) or quits. While a
+/// run goes on, the screen is drawn again every [`REDRAW`] and a key stops the run.
 pub fn run(s: &mut Session) -> Result<(), String> {
-    use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         return Err("the full-screen mode needs a terminal".into());
     }
@@ -347,61 +435,34 @@ pub fn run(s: &mut Session) -> Result<(), String> {
     let mut st = TuiState::new();
     st.history = s.history.clone();
     st.push_log(&s.where_line());
-    let result = loop {
-        if let Err(e) = term.draw(|f| draw(f, s, &st)) {
-            break Err(e.to_string());
-        }
-        let ev = match event::read() {
-            Ok(ev) => ev,
-            Err(e) => break Err(e.to_string()),
-        };
-        let Event::Key(k) = ev else {
-            continue;
-        };
-        if k.kind != KeyEventKind::Press {
-            continue;
-        }
-        let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
-        match k.code {
-            KeyCode::Esc => break Ok(()),
-            KeyCode::Char('d') if ctrl && st.input.is_empty() => break Ok(()),
-            KeyCode::Char('c') if ctrl => {
-                st.input.clear();
-                st.cursor = 0;
-            }
-            KeyCode::Char('a') if ctrl => st.cursor = 0,
-            KeyCode::Char('e') if ctrl => st.cursor = st.input.chars().count(),
-            KeyCode::Char('u') if ctrl => {
-                st.input.clear();
-                st.cursor = 0;
-            }
-            KeyCode::Char(c) if !ctrl => st.insert(c),
-            KeyCode::Enter => st.submit(s),
-            KeyCode::F(5) | KeyCode::F(10) | KeyCode::F(11) => {
-                st.input = match k.code {
-                    KeyCode::F(5) => "continue",
-                    KeyCode::F(10) => "next",
-                    _ => "step",
-                }
-                .to_string();
-                st.submit(s);
-            }
-            KeyCode::Backspace => st.backspace(),
-            KeyCode::Delete => st.delete(),
-            KeyCode::Left => st.cursor = st.cursor.saturating_sub(1),
-            KeyCode::Right => st.cursor = (st.cursor + 1).min(st.input.chars().count()),
-            KeyCode::Home => st.cursor = 0,
-            KeyCode::End => st.cursor = st.input.chars().count(),
-            KeyCode::Up => st.recall(true),
-            KeyCode::Down => st.recall(false),
-            KeyCode::PageUp => st.scroll = (st.scroll + 5).min(st.log.len()),
-            KeyCode::PageDown => st.scroll = st.scroll.saturating_sub(5),
-            _ => {}
-        }
-        if s.quit {
-            break Ok(());
-        }
-    };
+    let result = event_loop(&mut term, s, &mut st);
     let _ = ratatui::try_restore();
+    // A run left going (an error while drawing) stops where it is.
+    let _ = s.interrupt();
     result
+}
+
+fn event_loop(
+    term: &mut ratatui::DefaultTerminal,
+    s: &mut Session,
+    st: &mut TuiState,
+) -> Result<(), String> {
+    let mut drawn: Option<Instant> = None;
+    loop {
+        let running = s.running();
+        if !running || drawn.is_none_or(|d| d.elapsed() >= REDRAW) {
+            term.draw(|f| draw(f, s, st)).map_err(|e| e.to_string())?;
+            drawn = Some(Instant::now());
+        }
+        // While a run goes on, look for a key without waiting, then run a slice.
+        if running && !event::poll(Duration::ZERO).map_err(|e| e.to_string())? {
+            st.tick(s);
+            continue;
+        }
+        if let Event::Key(k) = event::read().map_err(|e| e.to_string())? {
+            if st.key(s, k) {
+                return Ok(());
+            }
+        }
+    }
 }

@@ -20,6 +20,7 @@
 
 use super::evals::Limit;
 use crate::firmware::{parse_fen, sargon, Build, Engine, SearchKind};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Position};
@@ -512,17 +513,19 @@ pub fn run_with(
     params: Option<&crate::firmware::params::ParamFile>,
     each: impl FnMut(usize, &Outcome),
 ) -> Vec<Outcome> {
-    run_timed(cases, jobs, threads, params, None, each)
+    run_timed(cases, jobs, threads, params, None, &|_| {}, each)
 }
 
 /// As [`run_with`]; with `movetime` (seconds of emulated time at 2 MHz), every job searches
 /// iteratively to at most its level and moves after that time (`regress --movetime-emulated`).
+/// `started` hears each job's index as a thread takes it up.
 pub fn run_timed(
     cases: &[Case],
     jobs: &[Job],
     threads: usize,
     params: Option<&crate::firmware::params::ParamFile>,
     movetime: Option<f64>,
+    started: &(dyn Fn(usize) + Sync),
     mut each: impl FnMut(usize, &Outcome),
 ) -> Vec<Outcome> {
     let next = AtomicUsize::new(0);
@@ -535,6 +538,7 @@ pub fn run_timed(
             s.spawn(move || loop {
                 let k = next.fetch_add(1, Ordering::Relaxed);
                 let Some(j) = jobs.get(k) else { break };
+                started(k);
                 let limit = match movetime {
                     Some(secs) => Limit::Time {
                         secs,
@@ -564,6 +568,55 @@ pub fn run_timed(
     done.into_iter()
         .map(|o| o.expect("every job ran"))
         .collect()
+}
+
+/// How often the bar is drawn again while a search goes on (its spinner and elapsed time).
+const TICK: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// The bar `regress` draws on `target` over `n` searches: a spinner, the searches done, the
+/// time elapsed and left, the position the last search started on, then the bar in the
+/// width left (so nothing is cut on an 80-column terminal).
+pub fn progress_bar(n: usize, target: ProgressDrawTarget) -> Result<ProgressBar, String> {
+    let bar = ProgressBar::with_draw_target(Some(n as u64), target);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} {pos}/{len} searches, {elapsed} ({eta} left)  {msg}  {wide_bar}",
+        )
+        .map_err(|e| e.to_string())?,
+    );
+    Ok(bar)
+}
+
+/// As [`run_timed`], showing the run on `bar` from its start: each search names its position
+/// on the bar as it starts (`searching WAC.001 (1 of 30)`), and the bar is drawn again every
+/// quarter second while a search goes on. `each` runs with the bar suspended, so what it
+/// prints does not mix with the bar.
+pub fn run_shown(
+    cases: &[Case],
+    jobs: &[Job],
+    threads: usize,
+    params: Option<&crate::firmware::params::ParamFile>,
+    movetime: Option<f64>,
+    bar: &ProgressBar,
+    mut each: impl FnMut(usize, &Outcome),
+) -> Vec<Outcome> {
+    let n = jobs.len();
+    let started = |k: usize| {
+        let case = &cases[jobs[k].case];
+        let name = if case.id.is_empty() {
+            &case.origin
+        } else {
+            &case.id
+        };
+        bar.set_message(format!("searching {name} ({} of {n})", k + 1));
+    };
+    bar.enable_steady_tick(TICK);
+    let outcomes = run_timed(cases, jobs, threads, params, movetime, &started, |k, o| {
+        bar.inc(1);
+        bar.suspend(|| each(k, o));
+    });
+    bar.finish_and_clear();
+    outcomes
 }
 
 /// A result as one line of the report.

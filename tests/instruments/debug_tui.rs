@@ -118,3 +118,45 @@ fn commands_typed_in_the_full_screen_are_kept_in_the_history() {
     assert_eq!(z80chess::debug::repl::load_history(&file), s.history);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A run that goes on for long is drawn again at each tick of the screen's clock (its
+/// T-states grow on the screen) and a key stops it between two instructions, in a state
+/// that reverse execution goes back from and comes back to.
+#[test]
+fn a_long_run_goes_on_in_ticks_and_a_key_stops_it() {
+    use ratatui::crossterm::event::{KeyCode, KeyEvent};
+    let src = "        ORG     0\n        LD      SP,6000h\nAGAIN:  LD      HL,(4000h)\n        INC     HL\n        LD      (4000h),HL\n        JR      AGAIN\n";
+    let a = z80chess::asm::assemble_str(src, "forever.asm", &[]).unwrap();
+    let prog = Program::from_assembly("forever.asm", &a, Path::new(".")).unwrap();
+    let mut s = Session::program(prog).unwrap();
+    let mut st = TuiState::new();
+    // A limit far past the few ticks below, so the run could not end by itself in them.
+    typed(&mut s, &mut st, &["limit 100000000"]);
+    st.input = "continue".into();
+    st.enter(&mut s);
+    let tstates = |screen: &str| -> u64 {
+        let line = screen
+            .lines()
+            .find_map(|l| l.split("T-states ").nth(1))
+            .unwrap_or_else(|| panic!("no T-states on the screen:\n{screen}"));
+        line.split_whitespace().next().unwrap().parse().unwrap()
+    };
+    let mut seen = vec![tstates(&render_text(&s, &st, 120, 40))];
+    for _ in 0..3 {
+        assert!(st.tick(&mut s), "the run ended by itself: {:?}", st.log);
+        seen.push(tstates(&render_text(&s, &st, 120, 40)));
+    }
+    assert!(seen.windows(2).all(|w| w[0] < w[1]), "T-states {seen:?}");
+    assert!(st.log.iter().any(|l| l.contains("any key stops it")));
+    assert!(!st.key(&mut s, KeyEvent::from(KeyCode::Char('x'))));
+    assert!(!s.running() && !st.tick(&mut s));
+    let screen = render_text(&s, &st, 120, 40);
+    assert!(screen.contains("Interrupted."), "{screen}");
+    let stopped = s.dbg.state_hash();
+    let icount = s.dbg.icount();
+    typed(&mut s, &mut st, &["reverse-step 7"]);
+    assert_eq!(s.dbg.icount(), icount - 7);
+    typed(&mut s, &mut st, &["step 7"]);
+    assert_eq!(s.dbg.state_hash(), stopped, "{:?}", st.log);
+    assert_eq!(s.errors, 0, "{:?}", st.log);
+}

@@ -14,8 +14,8 @@ use std::path::PathBuf;
 use std::process::Command;
 use z80chess::firmware::Build;
 use z80chess::profile::regress::{
-    compare, golden_text, parse_cases, parse_golden, plan, run, tally, Case, Options, Outcome,
-    Verdict,
+    compare, golden_text, parse_cases, parse_golden, plan, progress_bar, run, run_shown, tally,
+    Case, Options, Outcome, Verdict,
 };
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/chess/");
@@ -275,4 +275,82 @@ fn regress_command_records_and_compares() {
     ]);
     assert!(ok, "within a 12% tolerance");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A terminal that keeps what is written to it, for reading the bar without a terminal.
+#[derive(Debug, Default, Clone)]
+struct Screen(std::sync::Arc<std::sync::Mutex<String>>);
+
+impl Screen {
+    fn put(&self, s: &str) -> std::io::Result<()> {
+        self.0.lock().unwrap().push_str(s);
+        Ok(())
+    }
+    fn text(&self) -> String {
+        self.0.lock().unwrap().clone()
+    }
+}
+
+impl indicatif::TermLike for Screen {
+    fn width(&self) -> u16 {
+        160
+    }
+    fn move_cursor_up(&self, _: usize) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn move_cursor_down(&self, _: usize) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn move_cursor_right(&self, _: usize) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn move_cursor_left(&self, _: usize) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn write_line(&self, s: &str) -> std::io::Result<()> {
+        self.put(&format!("{s}\n"))
+    }
+    fn write_str(&self, s: &str) -> std::io::Result<()> {
+        self.put(s)
+    }
+    fn clear_line(&self) -> std::io::Result<()> {
+        self.put("\n")
+    }
+    fn flush(&self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The bar shows the run from its start: while the first position is searched, before any
+/// result, it already names that position and counts it among the searches.
+#[test]
+fn the_bar_names_the_first_position_before_its_result() {
+    let text = "\
+2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id \"WAC.001\";
+8/7p/5k2/5p2/p1p2P2/Pr1pPK2/1P1R3P/8 b - - bm Rxb2; id \"WAC.002\";
+";
+    let cases = parse_cases(text, "two.epd").unwrap();
+    let opts = Options {
+        builds: vec![Build::Article],
+        level: Some(1),
+        max_level: None,
+        params: None,
+        jobs: 1,
+    };
+    let (jobs, _) = plan(&cases, &opts).unwrap();
+    let screen = Screen::default();
+    let target = indicatif::ProgressDrawTarget::term_like(Box::new(screen.clone()));
+    let bar = progress_bar(jobs.len(), target).unwrap();
+    let mut before_first = None;
+    let out = run_shown(&cases, &jobs, 1, None, None, &bar, |k, _| {
+        if k == 0 {
+            before_first = Some(screen.text());
+        }
+    });
+    assert_eq!(out.len(), 2);
+    let shown = before_first.expect("a first result");
+    assert!(
+        shown.contains("WAC.001") && shown.contains("1 of 2") && shown.contains("0/2 searches"),
+        "before the first result the bar showed: {shown:?}"
+    );
 }

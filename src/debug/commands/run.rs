@@ -16,21 +16,11 @@ impl Session {
             }
             "next" | "n" | "ni" | "nexti" => {
                 let n = self.count(rest, 1)?;
-                let t0 = self.dbg.m.cpu.t;
-                let mut out = String::new();
-                for k in 0..n {
-                    let goal = self.next_goal();
-                    let mut stop = self.dbg.run(goal);
-                    let spent = self.dbg.m.cpu.t - t0;
-                    if self.dbg.limit != 0 && spent >= self.dbg.limit && k + 1 < n {
-                        stop.limit = true;
-                    }
-                    if k + 1 == n || !stop.hits.is_empty() || !stop.goal || stop.limit {
-                        out = self.report(&stop, "");
-                        break;
-                    }
+                if n == 0 {
+                    return Ok(String::new());
                 }
-                Ok(out)
+                let goal = self.next_goal();
+                Ok(self.go_on(goal, "", n - 1))
             }
             "finish" | "fin" => {
                 let d = self.dbg.track.depth();
