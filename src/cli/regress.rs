@@ -178,7 +178,8 @@ pub fn regress_cli(a: &Args) -> Result<(), String> {
         return Err("the results differ from the baseline (see above)".into());
     }
     if baseline.is_none() && failed > 0 {
-        return Err(format!("{failed} positions failed"));
+        let noun = if failed == 1 { "position" } else { "positions" };
+        return Err(format!("{failed} {noun} failed"));
     }
     Ok(())
 }
