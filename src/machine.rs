@@ -158,6 +158,22 @@ pub trait Observer {
     }
 }
 
+/// OUT on the machine's bus, then the window's page told to `obs` if the port was the page
+/// port (what [`Observer::page`] promises, for every bus that runs an observer).
+#[inline(always)]
+fn out_telling_page<O: Observer + ?Sized>(
+    bus: &mut MachineBus,
+    obs: &mut O,
+    port: u16,
+    value: u8,
+    t: TStates,
+) {
+    bus.port_out(port, value, t);
+    if port as u8 == PORT_PAGE {
+        obs.page(bus.window_page());
+    }
+}
+
 /// A set of addresses, one bit each.
 struct PcSet(Box<[u64; 1024]>);
 
@@ -199,10 +215,7 @@ impl Bus for BreakBus<'_> {
         self.bus.port_in(port, t)
     }
     fn port_out(&mut self, port: u16, value: u8, t: TStates) {
-        self.bus.port_out(port, value, t);
-        if port as u8 == PORT_PAGE {
-            self.obs.page(self.bus.window_page());
-        }
+        out_telling_page(self.bus, self.obs, port, value, t);
     }
     fn int_ack(&mut self, t: TStates) -> u8 {
         self.bus.int_ack(t)
@@ -285,10 +298,7 @@ impl<O: Observer + ?Sized> Bus for ObservedBus<'_, O> {
         v
     }
     fn port_out(&mut self, port: u16, value: u8, t: TStates) {
-        self.bus.port_out(port, value, t);
-        if port as u8 == PORT_PAGE {
-            self.obs.page(self.bus.window_page());
-        }
+        out_telling_page(self.bus, self.obs, port, value, t);
         self.note(AccessKind::PortOut, port, value, value, t);
     }
     fn int_ack(&mut self, t: TStates) -> u8 {
@@ -640,14 +650,22 @@ impl Machine {
                 return StopReason::CycleLimit;
             }
             let exit = self.cpu.run(&mut *self.bus, limit);
-            if let Some(stop) = self.bus.take_stop(exit.pc()) {
+            if let Some(stop) = self.stop_after(exit) {
                 return stop;
             }
-            if let Exit::Halted { .. } = exit {
-                if !self.cpu.iff1 {
-                    return StopReason::Halted;
-                }
-            }
+        }
+    }
+
+    /// What a batch run's end means for the machine: the stop its bus recorded, HALT with
+    /// interrupts disabled, or nothing (the run goes on).
+    #[inline]
+    fn stop_after(&mut self, exit: Exit) -> Option<StopReason> {
+        if let Some(stop) = self.bus.take_stop(exit.pc()) {
+            return Some(stop);
+        }
+        match exit {
+            Exit::Halted { .. } if !self.cpu.iff1 => Some(StopReason::Halted),
+            _ => None,
         }
     }
 
@@ -722,13 +740,8 @@ impl Machine {
                 at,
             };
             let exit = self.cpu.run_dyn(&mut bus, limit);
-            if let Some(stop) = self.bus.take_stop(exit.pc()) {
+            if let Some(stop) = self.stop_after(exit) {
                 return stop;
-            }
-            if let Exit::Halted { .. } = exit {
-                if !self.cpu.iff1 {
-                    return StopReason::Halted;
-                }
             }
         }
     }
