@@ -163,9 +163,13 @@ impl Kbnk {
     }
 }
 
-/// The squares a king step from `s`.
+/// The squares a king step from `s`, in rising order.
 pub fn neighbours(s: u8) -> impl Iterator<Item = u8> {
-    (0..64u8).filter(move |&t| cheb(s, t) == 1)
+    let (f, r) = ((s & 7) as i8, (s >> 3) as i8);
+    (-1..=1i8)
+        .flat_map(move |dr| (-1..=1i8).map(move |df| (f + df, r + dr)))
+        .filter(move |&(g, q)| (g, q) != (f, r) && (0..8).contains(&g) && (0..8).contains(&q))
+        .map(|(g, q)| (q * 8 + g) as u8)
 }
 
 /// The model of KBNKEV.
@@ -198,5 +202,18 @@ pub fn eval(p: &Kbnk, w: &Weights) -> Verdict {
         Verdict::Win(v)
     } else {
         Verdict::Likely(v - 256 * w.unc)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn neighbours_are_the_squares_one_king_step_away_in_rising_order() {
+        for s in 0..64u8 {
+            let by_distance: Vec<u8> = (0..64u8).filter(|&t| cheb(s, t) == 1).collect();
+            assert_eq!(neighbours(s).collect::<Vec<_>>(), by_distance, "from {s}");
+        }
     }
 }

@@ -301,22 +301,38 @@ impl<'a> Model<'a> {
     }
 
     /// Backfitting: each table's cell the weighted mean residual of the others.
+    ///
+    /// Each row's plies, side-to-move table and cells are worked out once (the cells in one
+    /// flat array, `nf` a row); a row's estimate is summed over its cells in the features'
+    /// order, as [`Model::est`] sums it, so the fit is the same number for number.
     fn backfit(&mut self) {
-        let rows: Vec<(Kbnk, f32)> = all()
+        let nf = self.c.feats.len();
+        let mut cells: Vec<u32> = Vec::new();
+        let rows: Vec<(u16, u8)> = all()
             .step_by(self.c.step)
             .filter(|p| self.c.only.is_none_or(|s| s == p.strong_to_move))
-            .filter_map(|p| self.d.dtm(&p).map(|d| (p, d as f32)))
+            .filter_map(|p| {
+                let d = u16::try_from(self.d.dtm(&p)?).expect("a mate within 65,535 plies");
+                let s = self.c.norm(&p);
+                let cell = |f: &Feature| f.cell(&self.c, &s, &p) as u32;
+                cells.extend(self.c.feats.iter().map(cell));
+                Some((d, self.stm(&p) as u8))
+            })
             .collect();
+        let longest = rows.iter().map(|r| r.0).max().unwrap_or(0) as usize;
+        let weight: Vec<f64> = (0..=longest)
+            .map(|d| (1.0 + d as f32 as f64).powf(-self.c.wexp))
+            .collect();
+        let row = |i: usize| &cells[i * nf..(i + 1) * nf];
         for pass in 0..self.c.passes {
-            for k in 0..self.c.feats.len() {
+            for k in 0..nf {
                 let size = self.t[0][k].len();
                 let mut sum = vec![vec![0f64; size]; 2];
                 let mut wt = vec![vec![0f64; size]; 2];
-                for (p, d) in &rows {
-                    let c = self.c.feats[k].cell(&self.c, &self.c.norm(p), p);
-                    let st = self.stm(p);
-                    let r = d - self.est(p) + self.t[st][k][c];
-                    let w = (1.0 + *d as f64).powf(-self.c.wexp);
+                for (i, &(d, st)) in rows.iter().enumerate() {
+                    let (st, c) = (st as usize, row(i)[k] as usize);
+                    let r = d as f32 - self.est_cells(st, row(i)) + self.t[st][k][c];
+                    let w = weight[d as usize];
                     sum[st][c] += w * r as f64;
                     wt[st][c] += w;
                 }
@@ -328,9 +344,10 @@ impl<'a> Model<'a> {
                     }
                 }
             }
-            let se: f64 = rows
-                .iter()
-                .map(|(p, d)| ((d - self.est(p)) as f64).powi(2))
+            let se: f64 = (rows.iter().enumerate())
+                .map(|(i, &(d, st))| {
+                    ((d as f32 - self.est_cells(st as usize, row(i))) as f64).powi(2)
+                })
                 .sum();
             self.notes.push(format!(
                 "pass {pass}: {} rows, rms {:.3} plies",
@@ -338,6 +355,16 @@ impl<'a> Model<'a> {
                 (se / rows.len() as f64).sqrt()
             ));
         }
+    }
+
+    /// [`Model::est`] of a row whose cells are known.
+    fn est_cells(&self, st: usize, cells: &[u32]) -> f32 {
+        let t = &self.t[st];
+        cells
+            .iter()
+            .enumerate()
+            .map(|(k, &c)| t[k][c as usize])
+            .sum()
     }
 
     /// Cells rounded to `quantum` plies; the largest table held to 2^bits levels.

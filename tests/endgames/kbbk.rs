@@ -13,6 +13,7 @@
 
 use std::collections::HashSet;
 use z80chess::firmware::{Build, Engine};
+use z80chess::luscher::kbnk::neighbours;
 
 use crate::common::{paged_call, tables};
 use paged_call::{sym, Got, PagedCall};
@@ -93,10 +94,6 @@ fn cheb(a: u8, b: u8) -> u8 {
     let df = (a & 7).abs_diff(b & 7);
     let dr = (a >> 3).abs_diff(b >> 3);
     df.max(dr)
-}
-
-fn neighbours(s: u8) -> impl Iterator<Item = u8> {
-    (0..64u8).filter(move |&t| cheb(s, t) == 1)
 }
 
 impl Kbbk {
