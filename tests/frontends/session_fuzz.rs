@@ -1,14 +1,16 @@
-//! Whole sessions of the JSON and xboard front ends on random command sequences (`run_with`
-//! over a channel, the loops the binary runs). The test plays the client: it keeps the position
+//! Whole sessions of the UCI, JSON and xboard front ends on random command sequences
+//! (`run_with` over a channel, the loops the binary runs). The test plays the client: it keeps the position
 //! it has set (with shakmaty) and checks every answer against it:
 //!
 //! - every request is answered (JSON: each line exactly once, by its id; xboard: each `ping`
-//!   with its `pong`, each move asked for with a `move` or a reason), and the session ends by
+//!   with its `pong`, each move asked for with a `move` or a reason; UCI: each `go` with one
+//!   `bestmove`, each `isready` with its `readyok`), and the session ends by
 //!   itself, with no panic and no error out of the loop, within a bound that only guards
 //!   against a hang (nothing is timed);
 //! - every move the engine plays or names is legal in the client's position;
 //! - after a position the server refused, nothing is answered for a position: the client has
-//!   none, so `go` (and JSON's `move`, `eval`, `moves`) are refused until a good one.
+//!   none, so `go` (and JSON's `move`, `eval`, `moves`) are refused until a good one (UCI:
+//!   `bestmove 0000`).
 //!
 //! A few cases each by default (a session searches); the long run:
 //!   PROPTEST_CASES=100000 cargo test --release --test frontends session_fuzz::
@@ -22,7 +24,7 @@ use std::collections::BTreeMap;
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::time::Duration;
 use z80chess::firmware::Build;
-use z80chess::play::{json as jsonp, xboard};
+use z80chess::play::{json as jsonp, uci, xboard};
 use z80chess::session::game::Game;
 
 /// Only a guard against a hang: a session of a dozen shallow searches ends in seconds.
@@ -690,6 +692,310 @@ proptest! {
         acts in prop::collection::vec(xboard_action(), 0..16)
     ) {
         if let Err(e) = xboard_session(&acts) {
+            prop_assert!(false, "{}\nthe session: {:?}", e, acts);
+        }
+    }
+}
+
+/// What a UCI client does.
+#[derive(Clone, Debug)]
+enum UAct {
+    /// `position` with one of [`POSITIONS`].
+    Position(usize),
+    /// The client's line one legal move longer (the k-th), sent whole as a GUI sends it.
+    Extend(usize),
+    /// A `position` line the engine must refuse: [`REFUSED`], then the malformed ones.
+    Refused(usize),
+    /// `go` with a limit (`go depth 1`, `go depth 2`, `go nodes 30`, `go movetime 20`,
+    /// `go depth 1 searchmoves` with a legal and an illegal move).
+    Go(u8),
+    /// `go infinite` (or `go ponder depth 2`), then `stop` (or `ponderhit`).
+    Stopped(u8),
+    NewGame,
+    Level(u8),
+    IsReady,
+    Garbage(String),
+}
+
+/// `position` lines that do not parse: none leaves a position.
+const MALFORMED: &[&str] = &[
+    "position startpos e2e4 e7e5",
+    "position",
+    "position xyz",
+    "position fen",
+    "position startpos e2e4",
+];
+
+fn uci_action() -> impl Strategy<Value = UAct> {
+    prop_oneof![
+        3 => (0..POSITIONS.len()).prop_map(UAct::Position),
+        3 => (0..64usize).prop_map(UAct::Extend),
+        2 => (0..REFUSED.len() + MALFORMED.len()).prop_map(UAct::Refused),
+        4 => (0..5u8).prop_map(UAct::Go),
+        1 => (0..2u8).prop_map(UAct::Stopped),
+        1 => Just(UAct::NewGame),
+        1 => (1..3u8).prop_map(UAct::Level),
+        1 => Just(UAct::IsReady),
+        1 => "zz[a-z ]{0,8}".prop_map(UAct::Garbage),
+    ]
+}
+
+/// The client's side of a UCI session: the position it set as a start and its moves (None
+/// after a refused one).
+struct UClient {
+    tx: Sender<String>,
+    rx: Receiver<String>,
+    log: Vec<String>,
+    game: Option<(Option<&'static str>, Vec<String>)>,
+}
+
+impl UClient {
+    fn send(&mut self, l: &str) {
+        self.log.push(format!("> {l}"));
+        let _ = self.tx.send(l.to_string());
+    }
+
+    fn read(&mut self) -> Result<String, String> {
+        match self.rx.recv_timeout(HANG) {
+            Ok(l) => {
+                self.log.push(format!("< {l}"));
+                Ok(l)
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err("the engine hung".into()),
+            Err(_) => Err("the engine's output ended early".into()),
+        }
+    }
+
+    /// The client's position (None: it has none).
+    fn pos(&self) -> Option<Chess> {
+        let (fen, moves) = self.game.as_ref()?;
+        let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+        Some(client_position(*fen, &moves).expect("the client's own moves are legal"))
+    }
+
+    /// The client's position as a `position` line.
+    fn position_line(&self) -> String {
+        let (fen, moves) = self.game.as_ref().expect("a position");
+        let mut l = match fen {
+            None => "position startpos".to_string(),
+            Some(f) => format!("position fen {f}"),
+        };
+        if !moves.is_empty() {
+            l += &format!(" moves {}", moves.join(" "));
+        }
+        l
+    }
+
+    /// `isready`, and the lines up to its `readyok`: none of them may be a `bestmove`.
+    fn sync(&mut self) -> Result<Vec<String>, String> {
+        self.send("isready");
+        let mut got = Vec::new();
+        loop {
+            let l = self.read()?;
+            if l == "readyok" {
+                return Ok(got);
+            }
+            if l.starts_with("bestmove") {
+                return Err(format!("a bestmove no go asked for: {l}"));
+            }
+            got.push(l);
+        }
+    }
+
+    /// Lines up to the `bestmove` of the search just started in `pos` (None: the client has
+    /// no position), each checked: every move of an `info` line and the best move (and the
+    /// move to ponder on after it) legal in the client's position; no move at all when it has
+    /// none or the position has no legal move.
+    fn search(&mut self, pos: Option<Chess>) -> Result<(), String> {
+        loop {
+            let l = self.read()?;
+            let toks: Vec<&str> = l.split_whitespace().collect();
+            match toks.first() {
+                Some(&"info") => {
+                    let Some(p) = &pos else {
+                        if toks.contains(&"pv") || toks.contains(&"currmove") {
+                            return Err(format!("a line for a position the client lacks: {l}"));
+                        }
+                        continue;
+                    };
+                    if let Some(i) = toks.iter().position(|t| *t == "currmove") {
+                        legal(p, toks.get(i + 1).copied().unwrap_or(""))?;
+                    }
+                    if let Some(i) = toks.iter().position(|t| *t == "pv") {
+                        let pv: Vec<&str> = toks[i + 1..]
+                            .iter()
+                            .take_while(|t| !["multipv", "score", "nodes"].contains(t))
+                            .copied()
+                            .collect();
+                        line_is_legal(p, &pv)?;
+                    }
+                }
+                Some(&"bestmove") => {
+                    let best = toks.get(1).copied().unwrap_or("");
+                    let none = pos.as_ref().is_none_or(|p| p.legal_moves().is_empty());
+                    return match (none, best) {
+                        (true, "0000") => Ok(()),
+                        (true, _) => Err(format!("a move with no move to make: {l}")),
+                        (false, _) => {
+                            let mut line = vec![best];
+                            if toks.get(2) == Some(&"ponder") {
+                                line.extend(toks.get(3));
+                            }
+                            line_is_legal(pos.as_ref().expect("a position"), &line)
+                        }
+                    };
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn act(&mut self, a: &UAct) -> Result<(), String> {
+        match a {
+            UAct::Position(k) => {
+                let (fen, moves) = POSITIONS[*k];
+                self.game = Some((fen, moves.iter().map(|m| m.to_string()).collect()));
+                let l = self.position_line();
+                self.send(&l);
+                self.sync()?;
+            }
+            UAct::Extend(k) => {
+                let Some(p) = self.pos() else { return Ok(()) };
+                let ms = p.legal_moves();
+                if ms.is_empty() {
+                    return Ok(());
+                }
+                let uci = ms[k % ms.len()].to_uci(CastlingMode::Standard).to_string();
+                self.game.as_mut().expect("a position").1.push(uci);
+                let l = self.position_line();
+                self.send(&l);
+                self.sync()?;
+            }
+            UAct::Refused(k) => {
+                let l = match REFUSED.get(*k) {
+                    Some((fen, moves)) if moves.is_empty() => format!("position fen {fen}"),
+                    Some((fen, moves)) => format!("position fen {fen} moves {}", moves.join(" ")),
+                    None => MALFORMED[k - REFUSED.len()].to_string(),
+                };
+                self.game = None;
+                self.send(&l);
+                self.sync()?;
+            }
+            UAct::Go(g) => {
+                let pos = self.pos();
+                let l = match g {
+                    0 => "go depth 1".to_string(),
+                    1 => "go depth 2".to_string(),
+                    2 => "go nodes 30".to_string(),
+                    3 => "go movetime 20".to_string(),
+                    _ => {
+                        let first = pos.as_ref().and_then(|p| p.legal_moves().first().copied());
+                        let m = first.map(|m| m.to_uci(CastlingMode::Standard).to_string());
+                        format!("go depth 1 searchmoves {} a1a8", m.unwrap_or_default())
+                    }
+                };
+                self.send(&l);
+                self.search(pos)?;
+                self.sync()?;
+            }
+            UAct::Stopped(s) => {
+                let pos = self.pos();
+                if *s == 0 {
+                    self.send("go infinite");
+                    self.send("stop");
+                } else {
+                    self.send("go ponder depth 2");
+                    self.send("ponderhit");
+                }
+                self.search(pos)?;
+                self.sync()?;
+            }
+            UAct::NewGame => {
+                self.send("ucinewgame");
+                self.game = Some((None, Vec::new()));
+                let l = self.position_line();
+                self.send(&l);
+                self.sync()?;
+            }
+            UAct::Level(n) => {
+                self.send(&format!("setoption name Level value {n}"));
+                self.sync()?;
+            }
+            UAct::IsReady => {
+                self.sync()?;
+            }
+            UAct::Garbage(g) => {
+                self.send(g);
+                self.sync()?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Are `moves` legal one after the other from `pos`?
+fn line_is_legal(pos: &Chess, moves: &[&str]) -> Result<(), String> {
+    let mut p = pos.clone();
+    for m in moves {
+        let mv = legal(&p, m)?;
+        p = p.play(mv).unwrap();
+    }
+    Ok(())
+}
+
+fn uci_session(acts: &[UAct]) -> Result<(), String> {
+    let (tx, rx) = channel();
+    let (out_tx, out_rx) = channel();
+    let (done_tx, done) = channel();
+    std::thread::spawn(move || {
+        let mut out = Lines {
+            tx: out_tx,
+            buf: Vec::new(),
+        };
+        let r = Game::new(Build::Article, 1).and_then(|g| uci::run_with(g, &rx, &mut out));
+        let _ = done_tx.send(r);
+    });
+    let mut c = UClient {
+        tx,
+        rx: out_rx,
+        log: Vec::new(),
+        game: Some((None, Vec::new())),
+    };
+    let r = (|| -> Result<(), String> {
+        c.send("uci");
+        loop {
+            if c.read()? == "uciok" {
+                break;
+            }
+        }
+        c.send("setoption name Level value 1");
+        c.sync()?;
+        for a in acts {
+            c.act(a)?;
+        }
+        c.send("quit");
+        match done.recv_timeout(HANG) {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(format!("the loop failed: {e}")),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err("the session hung".into()),
+            Err(_) => Err("the session panicked".into()),
+        }
+    })();
+    r.map_err(|e| format!("{e}\n{}", c.log.join("\n")))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases(12)))]
+
+    /// A UCI session: one `bestmove` for each `go`, every move in it and in its `info` lines
+    /// legal in the client's position, `bestmove 0000` when the client has none (after a
+    /// refused or malformed `position`), every `isready` answered, and the session ends when
+    /// told.
+    #[test]
+    fn uci_sessions_answer_for_the_clients_position(
+        acts in prop::collection::vec(uci_action(), 0..16)
+    ) {
+        if let Err(e) = uci_session(&acts) {
             prop_assert!(false, "{}\nthe session: {:?}", e, acts);
         }
     }
