@@ -173,8 +173,10 @@ impl EngineArgs {
     /// The game these arguments start with (a bad parameter file is a bad input).
     pub fn game(&self) -> Result<Game, CliError> {
         let params = load_params(self.params.as_deref())?;
-        let mut g = Game::new(self.build, crate::session::DEFAULT_LEVEL).map_err(CliError::Run)?;
-        g.set_params(params).map_err(CliError::Input)?;
+        let mut g = Game::new(self.build, crate::session::DEFAULT_LEVEL)
+            .map_err(|e| CliError::Run(e.to_string()))?;
+        g.set_params(params)
+            .map_err(|e| CliError::Input(e.to_string()))?;
         Ok(g)
     }
 }

@@ -808,6 +808,12 @@ pub fn parse_search(
     })
 }
 
+/// The firmware's error codes, by their names in io.asm (`ERRORS` says what each means).
+pub mod code {
+    /// The game history is full: the firmware keeps no more moves.
+    pub const EHFULL: u8 = 0x03;
+}
+
 /// (code, symbol in io.asm, meaning)
 pub const ERRORS: &[(u8, &str, &str)] = &[
     (
@@ -820,7 +826,7 @@ pub const ERRORS: &[(u8, &str, &str)] = &[
         "EINCHK",
         "the move would leave the mover's king in check",
     ),
-    (0x03, "EHFULL", "the game history is full"),
+    (code::EHFULL, "EHFULL", "the game history is full"),
     (0x04, "ENOUNDO", "nothing to take back"),
     (0x05, "EPIECE", "set-up: a byte is not a piece"),
     (0x06, "EKINGS", "set-up: not exactly one king per side"),

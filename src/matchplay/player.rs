@@ -220,8 +220,8 @@ impl FirmwarePlayer {
         params: Option<&ParamFile>,
         clock_hz: u64,
     ) -> Result<FirmwarePlayer, MatchError> {
-        let mut game =
-            Game::new(build, crate::session::DEFAULT_LEVEL).map_err(MatchError::Engine)?;
+        let mut game = Game::new(build, crate::session::DEFAULT_LEVEL)
+            .map_err(|e| MatchError::Engine(e.to_string()))?;
         if let Some(pf) = params {
             game.engine
                 .load_params(pf)
@@ -244,9 +244,11 @@ impl FirmwarePlayer {
     }
 
     fn new_game(&mut self, start: &Chess, moves: &[Move]) -> Result<(), String> {
-        self.game.set_start(start.clone())?;
+        self.game
+            .set_start(start.clone())
+            .map_err(|e| e.to_string())?;
         for &m in moves {
-            self.game.play(m, None, true)?;
+            self.game.play(m, None, true).map_err(|e| e.to_string())?;
         }
         Ok(())
     }
@@ -255,16 +257,16 @@ impl FirmwarePlayer {
         if let Some(mut p) = self.pondering.take() {
             if p.ponder.reply == m {
                 // Predicted: the firmware already holds the move; its search goes on.
-                self.game.record(m)?;
+                self.game.record(m).map_err(|e| e.to_string())?;
                 p.pondered = p.ponder.tstates();
                 self.stats.hits += 1;
                 self.stats.saved += p.pondered;
                 self.hit = Some(p);
                 return Ok(());
             }
-            self.game.end_ponder(p.ponder)?;
+            self.game.end_ponder(p.ponder).map_err(|e| e.to_string())?;
         }
-        self.game.play(m, thought, true)
+        self.game.play(m, thought, true).map_err(|e| e.to_string())
     }
 
     /// Start pondering on the reply the last search expects (nothing to do when it expects
@@ -321,7 +323,9 @@ impl FirmwarePlayer {
         let until = p.ponder.tstates() + (seconds.max(0.0) * self.clock_hz as f64) as u64;
         let until = p.limit.map_or(until, |l| until.min(l));
         while p.ponder.running() && p.ponder.tstates() < until {
-            p.ponder.step(engine, until - p.ponder.tstates())?;
+            p.ponder
+                .step(engine, until - p.ponder.tstates())
+                .map_err(|e| e.to_string())?;
         }
         if p.ponder.running() && p.limit.is_some_and(|l| p.ponder.tstates() >= l) {
             p.ponder.search.stop(engine);

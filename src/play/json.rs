@@ -134,7 +134,10 @@ impl Serve<'_> {
             }
             "new" => {
                 self.refused = None;
-                self.game.new_game().map(|()| self.ok())
+                self.game
+                    .new_game()
+                    .map(|()| self.ok())
+                    .map_err(|e| e.to_string())
             }
             _ => self.command_on_position(cmd, obj),
         }
@@ -169,9 +172,9 @@ impl Serve<'_> {
             p.play_unchecked(mv);
             played.push(mv);
         }
-        self.game.set_start(pos)?;
+        self.game.set_start(pos).map_err(|e| e.to_string())?;
         for mv in played {
-            self.game.play(mv, None, true)?;
+            self.game.play(mv, None, true).map_err(|e| e.to_string())?;
         }
         Ok(self.ok())
     }
@@ -190,16 +193,18 @@ impl Serve<'_> {
         match cmd {
             "move" => {
                 let m = self.game.parse_move(text(obj, "move")?)?;
-                self.game.play(m, None, true)?;
+                self.game.play(m, None, true).map_err(|e| e.to_string())?;
                 Ok(self.ok())
             }
             "build" => {
                 let b: Build = text(obj, "name")?.parse().map_err(|e| format!("{e}"))?;
-                self.game.set_build(b).map(|()| self.ok())
+                self.game.set_build(b).map(|()| self.ok()).map_err(|e| e.to_string())
             }
             "level" => {
                 let l = number(obj, "level", 255)?.ok_or("\"level\" must be given")?;
-                self.game.set_level(l as u8).map(|()| json!({"ok": true, "level": l}))
+                (self.game.set_level(l as u8))
+                    .map(|()| json!({"ok": true, "level": l}))
+                    .map_err(|e| e.to_string())
             }
             "moves" => {
                 let pos = self.game.pos();

@@ -96,8 +96,10 @@ pub fn run(
     let mut game = Game::new(
         opts.build,
         opts.level.unwrap_or(crate::session::DEFAULT_LEVEL),
-    )?;
-    game.set_params(opts.params.clone())?;
+    )
+    .map_err(|e| e.to_string())?;
+    game.set_params(opts.params.clone())
+        .map_err(|e| e.to_string())?;
     let mut s = Session {
         level: opts.level,
         colour: opts.colour,

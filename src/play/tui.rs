@@ -114,11 +114,13 @@ pub use crate::session::group;
 
 impl App {
     pub fn new(opts: &TuiOptions) -> Result<App, String> {
-        let mut game = Game::new(opts.build, opts.level)?;
-        game.set_level(opts.level)?;
-        game.set_params(opts.params.clone())?;
+        let mut game = Game::new(opts.build, opts.level).map_err(|e| e.to_string())?;
+        game.set_level(opts.level).map_err(|e| e.to_string())?;
+        game.set_params(opts.params.clone())
+            .map_err(|e| e.to_string())?;
         if let Some(f) = &opts.fen {
-            game.set_start(parse_fen(f).map_err(|e| e.to_string())?)?;
+            game.set_start(parse_fen(f).map_err(|e| e.to_string())?)
+                .map_err(|e| e.to_string())?;
         }
         let now = Instant::now();
         Ok(App {
@@ -151,8 +153,8 @@ impl App {
         self.message = (text.into(), false);
     }
 
-    fn complain(&mut self, text: impl Into<String>) {
-        self.message = (text.into(), true);
+    fn complain(&mut self, text: impl std::fmt::Display) {
+        self.message = (text.to_string(), true);
     }
 
     /// Start all clocks again at `now` (a new game; tests).
@@ -356,9 +358,9 @@ impl App {
             return self.complain("No move to take back.");
         }
         let r = (|| {
-            self.game.undo()?;
+            self.game.undo().map_err(|e| e.to_string())?;
             while self.game.pos().turn() != self.human && !self.game.plies.is_empty() {
-                self.game.undo()?;
+                self.game.undo().map_err(|e| e.to_string())?;
             }
             Ok::<(), String>(())
         })();

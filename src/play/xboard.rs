@@ -415,7 +415,7 @@ impl<'o> Xb<'o> {
     fn set_board(&mut self, fen: &str, line: &str) -> std::io::Result<()> {
         let set = parse_fen(fen)
             .map_err(|e| format!("bad FEN: {e}"))
-            .and_then(|pos| self.game.set_start(pos));
+            .and_then(|pos| self.game.set_start(pos).map_err(|e| e.to_string()));
         match set {
             Ok(()) => self.refused = None,
             Err(e) => {

@@ -1,12 +1,37 @@
 //! One game: the firmware and the host's position kept in step, the moves played, reading a
 //! player's move (SAN or coordinates), and the end of the game by the rules.
 
-use crate::firmware::protocol::ERRORS;
+use crate::firmware::params::ParamError;
+use crate::firmware::protocol::code;
 use crate::firmware::{sargon, Build, Engine, FirmwareError, FwMove, SearchKind, SearchResult};
 use shakmaty::fen::{Epd, Fen};
 use shakmaty::san::{San, SanError, SanPlus};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, Role};
+
+/// Why a game refused what it was asked: each variant carries what it refused.
+#[derive(Debug, thiserror::Error)]
+pub enum GameError {
+    #[error(transparent)]
+    Firmware(#[from] FirmwareError),
+    #[error(transparent)]
+    Params(#[from] ParamError),
+    #[error("level {0}: choose a look ahead of {lo} to {hi}", lo = super::LEVELS.start(), hi = super::LEVELS.end())]
+    Level(u8),
+    /// A move that is not legal in the game's position.
+    #[error("{mv} is not legal here")]
+    Illegal { mv: UciMove },
+    #[error("{san}: the 1978 build promotes only to a queen (the article build knows all four)")]
+    UnderPromotion { san: String },
+    /// The firmware would not play a legal move (and the caller did not ask for leniency).
+    #[error("the firmware refused {san}: {source}")]
+    Refused { san: String, source: FirmwareError },
+    /// The firmware's answer is not a legal move of the position.
+    #[error("the firmware chose {mv}, which is not legal in {fen}")]
+    IllegalChoice { mv: String, fen: String },
+    #[error("no move to take back")]
+    NothingToUndo,
+}
 
 /// The engine thinking on the player's time: the firmware holds the position after the reply
 /// it expects (played there, not in the game) and searches it. On a hit the same search goes
@@ -27,9 +52,9 @@ impl Ponder {
     }
 
     /// Run the search for at most `budget` T-states (it keeps its answer when it ends).
-    pub fn step(&mut self, engine: &mut Engine, budget: u64) -> Result<(), String> {
+    pub fn step(&mut self, engine: &mut Engine, budget: u64) -> Result<(), GameError> {
         if self.result.is_none() {
-            self.result = self.search.step(engine, budget).map_err(fw_err)?;
+            self.result = self.search.step(engine, budget)?;
         }
         Ok(())
     }
@@ -149,19 +174,6 @@ pub struct Game {
     params: Option<crate::firmware::params::ParamFile>,
 }
 
-/// The firmware's "history full" error code.
-fn hist_full() -> u8 {
-    ERRORS
-        .iter()
-        .find(|e| e.1 == "EHFULL")
-        .map(|e| e.0)
-        .unwrap_or(0x03)
-}
-
-fn fw_err(e: FirmwareError) -> String {
-    e.to_string()
-}
-
 fn key(pos: &Chess) -> String {
     Epd::from_position(pos, EnPassantMode::Legal).to_string()
 }
@@ -173,9 +185,9 @@ fn upper(s: &str) -> String {
 
 impl Game {
     /// A new game from the initial position.
-    pub fn new(build: Build, level: u8) -> Result<Game, String> {
-        let mut engine = Engine::new(build).map_err(fw_err)?;
-        engine.new_game().map_err(fw_err)?;
+    pub fn new(build: Build, level: u8) -> Result<Game, GameError> {
+        let mut engine = Engine::new(build)?;
+        engine.new_game()?;
         let start = Chess::default();
         Ok(Game {
             engine,
@@ -193,12 +205,10 @@ impl Game {
     pub fn set_params(
         &mut self,
         params: Option<crate::firmware::params::ParamFile>,
-    ) -> Result<(), String> {
+    ) -> Result<(), GameError> {
         match &params {
-            Some(pf) => self.engine.load_params(pf).map_err(|e| e.to_string())?,
-            None if self.build() == Build::Full => {
-                self.engine.reset_params().map_err(|e| e.to_string())?
-            }
+            Some(pf) => self.engine.load_params(pf)?,
+            None if self.build() == Build::Full => self.engine.reset_params()?,
             None => {}
         }
         self.params = params;
@@ -252,19 +262,19 @@ impl Game {
     }
 
     /// Start again from the initial position.
-    pub fn new_game(&mut self) -> Result<(), String> {
+    pub fn new_game(&mut self) -> Result<(), GameError> {
         self.set_start(Chess::default())
     }
 
     /// Start again from `pos` (loaded by the 1978 test-suite convention).
-    pub fn set_start(&mut self, pos: Chess) -> Result<(), String> {
+    pub fn set_start(&mut self, pos: Chess) -> Result<(), GameError> {
         if Chess::default().board() == pos.board()
             && pos.turn() == Color::White
             && pos.fullmoves().get() == 1
         {
-            self.engine.new_game().map_err(fw_err)?;
+            self.engine.new_game()?;
         } else {
-            sargon::load(&mut self.engine, &pos).map_err(fw_err)?;
+            sargon::load(&mut self.engine, &pos)?;
         }
         self.keys = vec![key(&pos)];
         self.positions = vec![pos];
@@ -274,13 +284,13 @@ impl Game {
     }
 
     /// Change the firmware (a new machine, the game replayed into it).
-    pub fn set_build(&mut self, build: Build) -> Result<(), String> {
+    pub fn set_build(&mut self, build: Build) -> Result<(), GameError> {
         if build == self.build() {
             return Ok(());
         }
-        let mut engine = Engine::new(build).map_err(fw_err)?;
+        let mut engine = Engine::new(build)?;
         if let (Build::Full, Some(pf)) = (build, &self.params) {
-            engine.load_params(pf).map_err(|e| e.to_string())?;
+            engine.load_params(pf)?;
         }
         let old = std::mem::replace(&mut self.engine, engine);
         if let Err(e) = self.resync() {
@@ -291,13 +301,9 @@ impl Game {
         Ok(())
     }
 
-    pub fn set_level(&mut self, level: u8) -> Result<(), String> {
+    pub fn set_level(&mut self, level: u8) -> Result<(), GameError> {
         if !super::LEVELS.contains(&level) {
-            return Err(format!(
-                "level {level}: choose a look ahead of {} to {}",
-                super::LEVELS.start(),
-                super::LEVELS.end()
-            ));
+            return Err(GameError::Level(level));
         }
         self.level = level;
         Ok(())
@@ -306,21 +312,21 @@ impl Game {
     /// Put the whole game into the firmware again: the start, then every move (a move the
     /// firmware cannot take, e.g. past its 213-ply history, is replaced by setting up the
     /// position after it).
-    pub fn resync(&mut self) -> Result<(), String> {
+    pub fn resync(&mut self) -> Result<(), GameError> {
         let start = self.start().clone();
         if Chess::default().board() == start.board()
             && start.turn() == Color::White
             && start.fullmoves().get() == 1
         {
-            self.engine.new_game().map_err(fw_err)?;
+            self.engine.new_game()?;
         } else {
-            sargon::load(&mut self.engine, &start).map_err(fw_err)?;
+            sargon::load(&mut self.engine, &start)?;
         }
         for i in 0..self.plies.len() {
             let fw = self.plies[i].fw;
             if self.engine.play(fw).is_err() {
                 let after = self.positions[i + 1].clone();
-                sargon::load(&mut self.engine, &after).map_err(fw_err)?;
+                sargon::load(&mut self.engine, &after)?;
             }
         }
         Ok(())
@@ -374,10 +380,10 @@ impl Game {
 
     /// Stop pondering `p` and take the expected reply back out of the firmware (setting the
     /// whole game up again if the firmware cannot take it back).
-    pub fn end_ponder(&mut self, mut p: Ponder) -> Result<(), String> {
+    pub fn end_ponder(&mut self, mut p: Ponder) -> Result<(), GameError> {
         if p.result.is_none() {
             p.search.stop(&mut self.engine);
-            p.search.finish(&mut self.engine).map_err(fw_err)?;
+            p.search.finish(&mut self.engine)?;
         }
         if self.engine.undo().is_err() {
             self.resync()?;
@@ -396,13 +402,17 @@ impl Game {
     /// firmware refuses is an error, except that with `lenient` (a GUI's move, which must be
     /// taken) the position after it is set up in the firmware instead. A full firmware history
     /// is always handled that way.
-    pub fn play(&mut self, m: Move, thought: Option<Thought>, lenient: bool) -> Result<(), String> {
+    pub fn play(
+        &mut self,
+        m: Move,
+        thought: Option<Thought>,
+        lenient: bool,
+    ) -> Result<(), GameError> {
         let pos = self.pos().clone();
         if !pos.is_legal(m) {
-            return Err(format!(
-                "{} is not legal here",
-                m.to_uci(CastlingMode::Standard)
-            ));
+            return Err(GameError::Illegal {
+                mv: m.to_uci(CastlingMode::Standard),
+            });
         }
         let fw = FwMove::from_move(&m);
         let mut after = pos.clone();
@@ -411,16 +421,14 @@ impl Game {
             && matches!(m.promotion(), Some(r) if r != Role::Queen)
             && !lenient
         {
-            return Err(format!(
-                "{san}: the 1978 build promotes only to a queen (the article build knows all four)"
-            ));
+            return Err(GameError::UnderPromotion { san });
         }
         if let Err(e) = self.engine.play(fw) {
-            let full = matches!(e, FirmwareError::Rejected { code, .. } if code == hist_full());
+            let full = matches!(e, FirmwareError::Rejected { code, .. } if code == code::EHFULL);
             if !(lenient || full) {
-                return Err(format!("the firmware refused {san}: {e}"));
+                return Err(GameError::Refused { san, source: e });
             }
-            sargon::load(&mut self.engine, &after).map_err(fw_err)?;
+            sargon::load(&mut self.engine, &after)?;
         }
         self.push(m, after, san, thought);
         Ok(())
@@ -439,13 +447,12 @@ impl Game {
 
     /// Record `m` (legal here) on the host only: the firmware has already played it (the
     /// reply a ponder search was started on).
-    pub fn record(&mut self, m: Move) -> Result<(), String> {
+    pub fn record(&mut self, m: Move) -> Result<(), GameError> {
         let pos = self.pos().clone();
         if !pos.is_legal(m) {
-            return Err(format!(
-                "{} is not legal here",
-                m.to_uci(CastlingMode::Standard)
-            ));
+            return Err(GameError::Illegal {
+                mv: m.to_uci(CastlingMode::Standard),
+            });
         }
         let mut after = pos;
         let san = SanPlus::from_move_and_play_unchecked(&mut after, m).to_string();
@@ -454,22 +461,22 @@ impl Game {
     }
 
     /// The engine's answer: checked with shakmaty, then played.
-    pub fn play_result(&mut self, r: &SearchResult) -> Result<Move, String> {
-        let m = r.best.to_move(self.pos()).ok_or_else(|| {
-            format!(
-                "the firmware chose {}, which is not legal in {}",
-                r.best.uci(),
-                self.fen()
-            )
-        })?;
+    pub fn play_result(&mut self, r: &SearchResult) -> Result<Move, GameError> {
+        let m = r
+            .best
+            .to_move(self.pos())
+            .ok_or_else(|| GameError::IllegalChoice {
+                mv: r.best.uci(),
+                fen: self.fen(),
+            })?;
         self.play(m, Some(Thought::from_result(r)), false)?;
         Ok(m)
     }
 
     /// Take back the last ply.
-    pub fn undo(&mut self) -> Result<(), String> {
+    pub fn undo(&mut self) -> Result<(), GameError> {
         if self.plies.is_empty() {
-            return Err("no move to take back".into());
+            return Err(GameError::NothingToUndo);
         }
         self.plies.pop();
         self.positions.pop();

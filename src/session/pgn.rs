@@ -177,14 +177,14 @@ impl Checked {
     /// Put the game into `game` (its build and level from the tags when present).
     pub fn apply(self, game: &mut Game) -> Result<Loaded, String> {
         if let Some(b) = self.loaded.build {
-            game.set_build(b)?;
+            game.set_build(b).map_err(|e| e.to_string())?;
         }
         if let Some(l) = self.loaded.level {
             game.level = l;
         }
-        game.set_start(self.start)?;
+        game.set_start(self.start).map_err(|e| e.to_string())?;
         for m in self.moves {
-            game.play(m, None, true)?;
+            game.play(m, None, true).map_err(|e| e.to_string())?;
         }
         Ok(self.loaded)
     }

@@ -5,7 +5,7 @@
 use shakmaty::Chess;
 use std::collections::BTreeSet;
 use z80chess::firmware::{parse_fen, reference_moves, Build, FwMove};
-use z80chess::session::game::{End, Game};
+use z80chess::session::game::{End, Game, GameError};
 use z80chess::session::pgn;
 
 fn play(g: &mut Game, moves: &[&str]) {
@@ -117,7 +117,11 @@ fn underpromotion_in_the_1978_build() {
         .unwrap();
     let knight = g.parse_move("e8=N").unwrap();
     let e = g.play(knight, None, false).unwrap_err();
-    assert!(e.contains("only to a queen"), "{e}");
+    assert!(
+        matches!(&e, GameError::UnderPromotion { san } if san == "e8=N"),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("only to a queen"), "{e}");
     assert!(g.plies.is_empty());
     // From a GUI the move must be taken: the position after it is set up instead.
     g.play(knight, None, true).unwrap();
@@ -214,4 +218,24 @@ fn pgn_of_the_full_build_and_of_many_games() {
     c.apply(&mut k).unwrap();
     assert_eq!(k.fen(), g.fen());
     assert!(pgn::read(&mut k, "").unwrap_err().contains("no game"));
+}
+
+#[test]
+fn a_refusal_carries_what_was_refused() {
+    let mut g = Game::new(Build::Article, 1).unwrap();
+    assert!(matches!(g.undo(), Err(GameError::NothingToUndo)));
+    assert!(matches!(g.set_level(9), Err(GameError::Level(9))));
+    assert_eq!(g.level, 1, "a refused level changes nothing");
+    let e2e4 = "e2e4"
+        .parse::<shakmaty::uci::UciMove>()
+        .unwrap()
+        .to_move(g.pos())
+        .unwrap();
+    g.play(e2e4, None, false).unwrap();
+    // e2e4 again, now that Black is to move: not legal here, and the refusal names it
+    match g.play(e2e4, None, false) {
+        Err(GameError::Illegal { mv }) => assert_eq!(mv.to_string(), "e2e4"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(g.plies.len(), 1, "a refused move changes nothing");
 }

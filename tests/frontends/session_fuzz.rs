@@ -110,7 +110,9 @@ fn session(
     let (done_tx, done) = channel();
     std::thread::spawn(move || {
         let mut out = Vec::new();
-        let r = Game::new(Build::Article, 1).and_then(|g| run(g, &rx, &mut out));
+        let r = Game::new(Build::Article, 1)
+            .map_err(|e| e.to_string())
+            .and_then(|g| run(g, &rx, &mut out));
         let _ = done_tx.send((r, out));
     });
     match done.recv_timeout(HANG) {
@@ -651,7 +653,9 @@ fn xboard_session(acts: &[XAct]) -> Result<(), String> {
             tx: out_tx,
             buf: Vec::new(),
         };
-        let r = Game::new(Build::Article, 1).and_then(|g| xboard::run_with(g, &rx, &mut out));
+        let r = Game::new(Build::Article, 1)
+            .map_err(|e| e.to_string())
+            .and_then(|g| xboard::run_with(g, &rx, &mut out));
         let _ = done_tx.send(r);
     });
     let mut c = XClient {
@@ -952,7 +956,9 @@ fn uci_session(acts: &[UAct]) -> Result<(), String> {
             tx: out_tx,
             buf: Vec::new(),
         };
-        let r = Game::new(Build::Article, 1).and_then(|g| uci::run_with(g, &rx, &mut out));
+        let r = Game::new(Build::Article, 1)
+            .map_err(|e| e.to_string())
+            .and_then(|g| uci::run_with(g, &rx, &mut out));
         let _ = done_tx.send(r);
     });
     let mut c = UClient {
