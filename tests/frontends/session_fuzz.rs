@@ -877,7 +877,7 @@ impl UClient {
             }
             UAct::Refused(k) => {
                 let l = match REFUSED.get(*k) {
-                    Some((fen, moves)) if moves.is_empty() => format!("position fen {fen}"),
+                    Some((fen, [])) => format!("position fen {fen}"),
                     Some((fen, moves)) => format!("position fen {fen} moves {}", moves.join(" ")),
                     None => MALFORMED[k - REFUSED.len()].to_string(),
                 };
