@@ -644,7 +644,12 @@ impl XClient {
     }
 }
 
-fn xboard_session(acts: &[XAct]) -> Result<(), String> {
+/// The loop `run` on its own thread, fed line by line: the sender of the client's lines, the
+/// engine's lines as they are written, and the loop's end.
+type Ends = Receiver<Result<(), String>>;
+fn live_session(
+    run: fn(Game, &Receiver<String>, &mut dyn std::io::Write) -> Result<(), String>,
+) -> (Sender<String>, Receiver<String>, Ends) {
     let (tx, rx) = channel();
     let (out_tx, out_rx) = channel();
     let (done_tx, done) = channel();
@@ -655,9 +660,24 @@ fn xboard_session(acts: &[XAct]) -> Result<(), String> {
         };
         let r = Game::new(Build::Article, 1)
             .map_err(|e| e.to_string())
-            .and_then(|g| xboard::run_with(g, &rx, &mut out));
+            .and_then(|g| run(g, &rx, &mut out));
         let _ = done_tx.send(r);
     });
+    (tx, out_rx, done)
+}
+
+/// How the loop ended once told to quit: well, with an error, a panic, or not at all.
+fn ended(done: &Ends) -> Result<(), String> {
+    match done.recv_timeout(HANG) {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(e)) => Err(format!("the loop failed: {e}")),
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err("the session hung".into()),
+        Err(_) => Err("the session panicked".into()),
+    }
+}
+
+fn xboard_session(acts: &[XAct]) -> Result<(), String> {
+    let (tx, out_rx, done) = live_session(xboard::run_with);
     let mut c = XClient {
         tx,
         rx: out_rx,
@@ -676,12 +696,7 @@ fn xboard_session(acts: &[XAct]) -> Result<(), String> {
             c.act(a)?;
         }
         c.send("quit");
-        match done.recv_timeout(HANG) {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(e)) => Err(format!("the loop failed: {e}")),
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err("the session hung".into()),
-            Err(_) => Err("the session panicked".into()),
-        }
+        ended(&done)
     })();
     r.map_err(|e| format!("{e}\n{}", c.log.join("\n")))
 }
@@ -948,19 +963,7 @@ fn line_is_legal(pos: &Chess, moves: &[&str]) -> Result<(), String> {
 }
 
 fn uci_session(acts: &[UAct]) -> Result<(), String> {
-    let (tx, rx) = channel();
-    let (out_tx, out_rx) = channel();
-    let (done_tx, done) = channel();
-    std::thread::spawn(move || {
-        let mut out = Lines {
-            tx: out_tx,
-            buf: Vec::new(),
-        };
-        let r = Game::new(Build::Article, 1)
-            .map_err(|e| e.to_string())
-            .and_then(|g| uci::run_with(g, &rx, &mut out));
-        let _ = done_tx.send(r);
-    });
+    let (tx, out_rx, done) = live_session(uci::run_with);
     let mut c = UClient {
         tx,
         rx: out_rx,
@@ -980,12 +983,7 @@ fn uci_session(acts: &[UAct]) -> Result<(), String> {
             c.act(a)?;
         }
         c.send("quit");
-        match done.recv_timeout(HANG) {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(e)) => Err(format!("the loop failed: {e}")),
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err("the session hung".into()),
-            Err(_) => Err("the session panicked".into()),
-        }
+        ended(&done)
     })();
     r.map_err(|e| format!("{e}\n{}", c.log.join("\n")))
 }
